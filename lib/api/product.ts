@@ -1,0 +1,66 @@
+// Every identifier that carries the product word lives here (DESIGN.md §2.13).
+// Nothing else in the code base spells "svc.io", "svclet" or the process names.
+
+export const productDomain = 'svc.io';
+
+/** Group names of the API groups served. The core group is "". */
+export const groups = {
+  certificates: `certificates.${productDomain}`,
+  authentication: `authentication.${productDomain}`,
+  authorization: `authorization.${productDomain}`,
+  rbac: `rbac.authorization.${productDomain}`,
+  coordination: `coordination.${productDomain}`,
+  meta: `meta.${productDomain}`,
+  apidiscovery: `apidiscovery.${productDomain}`,
+  audit: `audit.${productDomain}`,
+} as const;
+
+export const signerNames = {
+  apiserverClient: `${productDomain}/svc-apiserver-client`,
+  apiserverClientSvclet: `${productDomain}/svc-apiserver-client-svclet`,
+  svcletServing: `${productDomain}/svclet-serving`,
+  legacyUnknown: `${productDomain}/legacy-unknown`,
+} as const;
+
+export const processNames = {
+  apiserver: 'svc-apiserver',
+  controllerManager: 'svc-controller-manager',
+} as const;
+
+export const annotations = {
+  initialEventsEnd: `${productDomain}/initial-events-end`,
+  enforceMountableSecrets: `${productDomain}/enforce-mountable-secrets`,
+  deprecated: `${productDomain}/deprecated`,
+} as const;
+
+/** Protobuf media type and the 4-byte magic prefix of the Protobuf envelope. */
+export const protobufMediaType = `application/vnd.${productDomain.split('.')[0]}.protobuf`;
+
+/** Namespaces that may never be deleted. */
+export const immortalNamespaces = ['default', 'svc-system', 'svc-public'] as const;
+
+/** Finalizer a Namespace carries until the namespace controller has emptied it. */
+export const namespaceFinalizer = 'svc';
+
+/**
+ * OpenAPI vendor extensions. Stock clients (kubectl) look these up by their upstream
+ * spelling, so the published documents use it; see docs/design.md "naming".
+ */
+export const openapiExtensions = {
+  groupVersionKind: 'x-kubernetes-group-version-kind',
+  action: 'x-kubernetes-action',
+  listType: 'x-kubernetes-list-type',
+  listMapKeys: 'x-kubernetes-list-map-keys',
+  mapType: 'x-kubernetes-map-type',
+  patchStrategy: 'x-kubernetes-patch-strategy',
+  patchMergeKey: 'x-kubernetes-patch-merge-key',
+} as const;
+
+/** Definition-name prefix of OpenAPI schemas (reversed package path). */
+export const openapiDefinitionPrefix = {
+  api: 'io.svc.api',
+  meta: 'io.svc.apimachinery.pkg.apis.meta.v1',
+} as const;
+
+/** Version reported by /version: the upstream minor this server follows. */
+export const serverVersion = { major: '1', minor: '32', gitVersion: 'v1.32.0-svc.0' } as const;

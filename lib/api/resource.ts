@@ -1,0 +1,29 @@
+// Describes one served resource: its names, scope, schema and subresources.
+// Discovery, routing, OpenAPI and storage keys are all derived from this.
+import type { ObjectSchema } from './schema';
+
+export interface SubresourceInfo {
+  name: string;
+  verbs: readonly string[];
+  /** Kind of the subresource's body when it differs from the parent (e.g. TokenRequest). */
+  kind?: { group: string; version: string; kind: string };
+}
+
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  /** Plural resource name used in URLs and storage keys. */
+  resource: string;
+  singular: string;
+  shortNames: readonly string[];
+  namespaced: boolean;
+  verbs: readonly string[];
+  schema: ObjectSchema;
+  subresources: readonly SubresourceInfo[];
+}
+
+export function apiVersionOf(r: { group: string; version: string }): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}

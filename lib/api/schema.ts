@@ -1,0 +1,133 @@
+// The declarative schema language (DESIGN.md §2.5). One description per type drives decoding
+// and field validation, defaulting, merge semantics, OpenAPI and (later) Protobuf and CEL.
+// TypeScript types are inferred from the schemas (TypeOf), so no field list is written twice.
+
+export type ListType = 'atomic' | 'set' | 'map';
+export type MapType = 'atomic' | 'granular';
+export type PatchStrategy = 'merge' | 'retainKeys' | 'merge,retainKeys';
+
+export interface FieldOptions {
+  description?: string;
+  /** Protobuf field number in the parent message. */
+  protobuf?: number;
+  /** Must be present for the object to be valid. */
+  required?: boolean;
+  /** Set by the server; user-supplied values are discarded or reset. */
+  serverSet?: boolean;
+  /** May not change after creation. */
+  immutable?: boolean;
+  /** Emitted even when empty (Go fields without omitempty). */
+  alwaysEmit?: boolean;
+}
+
+export interface StringField extends FieldOptions {
+  type: 'string';
+  format?: 'date-time' | 'byte';
+  enum?: readonly string[];
+}
+export interface IntegerField extends FieldOptions {
+  type: 'integer';
+  format: 'int32' | 'int64';
+}
+export interface BooleanField extends FieldOptions {
+  type: 'boolean';
+}
+export interface ObjectField<O extends ObjectSchema = ObjectSchema> extends FieldOptions {
+  type: 'object';
+  ref: () => O;
+  mapType?: MapType;
+}
+export interface ArrayField<I extends FieldSchema = FieldSchema> extends FieldOptions {
+  type: 'array';
+  items: I;
+  listType?: ListType;
+  listMapKeys?: readonly string[];
+  patchStrategy?: PatchStrategy;
+  patchMergeKey?: string;
+}
+export interface MapField<V extends FieldSchema = FieldSchema> extends FieldOptions {
+  type: 'map';
+  values: V;
+  mapType?: MapType;
+}
+/** Free-form JSON (RawExtension, FieldsV1). */
+export interface AnyField extends FieldOptions {
+  type: 'any';
+}
+
+export type FieldSchema = StringField | IntegerField | BooleanField | ObjectField | ArrayField | MapField | AnyField;
+
+export interface ObjectSchema<F extends Record<string, FieldSchema> = Record<string, FieldSchema>> {
+  /** OpenAPI definition name, e.g. io.svc.api.core.v1.ServiceAccount. */
+  name: string;
+  description?: string;
+  fields: F;
+}
+
+/** The TypeScript type of a field schema. */
+export type TypeOf<F> = F extends StringField
+  ? string
+  : F extends IntegerField
+    ? number
+    : F extends BooleanField
+      ? boolean
+      : F extends ArrayField<infer I>
+        ? TypeOf<I>[]
+        : F extends MapField<infer V>
+          ? Record<string, TypeOf<V>>
+          : F extends ObjectField<infer O>
+            ? ObjectOf<O>
+            : F extends AnyField
+              ? unknown
+              : never;
+
+/** The TypeScript type of an object schema: every field optional, as on the wire. */
+export type ObjectOf<O> = O extends ObjectSchema<infer Fs> ? { -readonly [K in keyof Fs]?: TypeOf<Fs[K]> } : never;
+
+export const s = {
+  string: (o: Omit<StringField, 'type'> = {}): StringField => ({ type: 'string', ...o }),
+  int32: (o: FieldOptions = {}): IntegerField => ({ type: 'integer', format: 'int32', ...o }),
+  int64: (o: FieldOptions = {}): IntegerField => ({ type: 'integer', format: 'int64', ...o }),
+  boolean: (o: FieldOptions = {}): BooleanField => ({ type: 'boolean', ...o }),
+  time: (o: FieldOptions = {}): StringField => ({ type: 'string', format: 'date-time', ...o }),
+  bytes: (o: FieldOptions = {}): StringField => ({ type: 'string', format: 'byte', ...o }),
+  object: <O extends ObjectSchema>(ref: () => O, o: Omit<ObjectField<O>, 'type' | 'ref'> = {}): ObjectField<O> => ({
+    type: 'object',
+    ref,
+    ...o,
+  }),
+  array: <I extends FieldSchema>(items: I, o: Omit<ArrayField<I>, 'type' | 'items'> = {}): ArrayField<I> => ({
+    type: 'array',
+    items,
+    ...o,
+  }),
+  map: <V extends FieldSchema>(values: V, o: Omit<MapField<V>, 'type' | 'values'> = {}): MapField<V> => ({
+    type: 'map',
+    values,
+    ...o,
+  }),
+  any: (o: FieldOptions = {}): AnyField => ({ type: 'any', ...o }),
+};
+
+export function defineObject<F extends Record<string, FieldSchema>>(o: ObjectSchema<F>): ObjectSchema<F> {
+  return o;
+}
+
+/** Looks up the schema of a path ("spec", "usages") inside an object schema. */
+export function fieldAt(root: ObjectSchema, path: readonly string[]): FieldSchema | undefined {
+  let cur: FieldSchema = { type: 'object', ref: () => root };
+  for (const p of path) {
+    if (cur.type === 'object') {
+      const next: FieldSchema | undefined = cur.ref().fields[p];
+      if (!next) return undefined;
+      cur = next;
+    } else if (cur.type === 'map') {
+      cur = cur.values;
+    } else if (cur.type === 'array') {
+      cur = cur.items;
+    } else {
+      return undefined;
+    }
+  }
+  return cur;
+}

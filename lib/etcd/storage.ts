@@ -1,0 +1,147 @@
+// The storage interface (DESIGN.md §2.8): a revisioned key-value store with etcd's semantics.
+// Values are opaque bytes; the registry owns encoding. Every implementation (memory, etcd3,
+// and later the watch cache) passes the same contract suite (contract.testing.ts).
+
+export interface KeyValue {
+  key: string;
+  value: Uint8Array;
+  /** Revision of the last change to this key: the object's resourceVersion. */
+  modRevision: number;
+  createRevision: number;
+}
+
+export interface GetResult {
+  kv: KeyValue | null;
+  /** Store revision the read was served at. */
+  revision: number;
+}
+
+export interface ListOptions {
+  /** Read at this revision (0 or absent: latest). Compacted → CompactedError; future → FutureRevisionError. */
+  revision?: number;
+  /** Maximum number of keys (0 or absent: unlimited). */
+  limit?: number;
+  /** Start at this key (inclusive) instead of the prefix itself; must lie inside the prefix. */
+  startKey?: string;
+}
+
+export interface ListResult {
+  kvs: KeyValue[];
+  /** Revision the range was read at. */
+  revision: number;
+  /** More keys exist after the last returned one. */
+  more: boolean;
+  /** Number of keys in [startKey, prefixEnd) at that revision (etcd's count). */
+  count: number;
+}
+
+export type WatchEventType = 'put' | 'delete';
+
+export interface WatchEvent {
+  type: WatchEventType;
+  key: string;
+  /** For put: the new value; for delete: the value before deletion. */
+  value: Uint8Array;
+  /** Revision of the change (for delete: the deletion's revision). */
+  modRevision: number;
+  createRevision: number;
+  /** The value before the change, when there was one. */
+  prevValue?: Uint8Array;
+  prevModRevision?: number;
+}
+
+export interface WatchOptions {
+  /** Deliver changes with revision ≥ this (0 or absent: changes after the current revision). */
+  startRevision?: number;
+  /** Watch every key under the prefix (true) or the exact key (false). Default true. */
+  prefix?: boolean;
+  /** Request periodic progress notifications (revision advances while idle). */
+  progressNotify?: boolean;
+}
+
+export interface WatchHandlers {
+  /** Events in revision order; each event delivered exactly once. */
+  onEvents(events: WatchEvent[]): void;
+  /** A progress notification: every change up to this revision has been delivered. */
+  onProgress?(revision: number): void;
+  /** The watch ended with an error (CompactedError, or a fatal transport error). No more calls follow. */
+  onError(err: Error): void;
+}
+
+export interface Watch {
+  /** Stops the watch; no handler is called afterwards. Idempotent. */
+  close(): void;
+}
+
+export interface Storage {
+  get(key: string, opts?: { revision?: number }): Promise<GetResult>;
+  /** All keys starting with prefix (which normally ends with '/'), in key order. */
+  list(prefix: string, opts?: ListOptions): Promise<ListResult>;
+  /** Creates the key if absent (txn create_revision == 0); KeyExistsError otherwise. */
+  create(key: string, value: Uint8Array): Promise<KeyValue>;
+  /**
+   * Read-modify-write with optimistic concurrency. tryUpdate receives the current value (null if
+   * absent) and returns the new value; it may run several times and must have no side effects.
+   * Throwing from tryUpdate aborts. Returning null from tryUpdate means "no change" and returns
+   * the current value unchanged. `expectedModRevision` pins the first attempt: when the key's
+   * modRevision differs, ConflictError is thrown instead of retrying.
+   */
+  guaranteedUpdate(
+    key: string,
+    tryUpdate: (current: KeyValue | null) => Uint8Array | null | Promise<Uint8Array | null>,
+    opts?: { expectedModRevision?: number; ignoreNotFound?: boolean },
+  ): Promise<KeyValue>;
+  /**
+   * Deletes the key. validate (optional) sees the current value and may throw to abort
+   * (preconditions); the delete is a txn on that value's modRevision, retried on conflict.
+   * NotFoundError when absent.
+   */
+  delete(key: string, opts?: { validate?: (current: KeyValue) => void | Promise<void> }): Promise<{ prev: KeyValue; revision: number }>;
+  watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Watch;
+  /** The store's current revision (a cheap quorum read). */
+  currentRevision(): Promise<number>;
+  /** Compacts history up to revision; returns when done. */
+  compact(revision: number): Promise<void>;
+  /** Releases connections and watches; the process may exit afterwards. */
+  close(): Promise<void>;
+}
+
+export class StorageError extends Error {
+  constructor(
+    message: string,
+    readonly key: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+export class NotFoundError extends StorageError {}
+export class KeyExistsError extends StorageError {}
+export class ConflictError extends StorageError {
+  constructor(
+    key: string,
+    readonly actualModRevision: number,
+  ) {
+    super(`conflict on ${key}: modRevision is ${actualModRevision}`, key);
+  }
+}
+/** The requested revision has been compacted. */
+export class CompactedError extends StorageError {
+  constructor(
+    readonly requestedRevision: number,
+    readonly compactRevision: number,
+  ) {
+    super(`required revision ${requestedRevision} has been compacted (compact revision ${compactRevision})`, '');
+  }
+}
+/** The requested revision is newer than the store's current revision. */
+export class FutureRevisionError extends StorageError {
+  constructor(
+    readonly requestedRevision: number,
+    readonly currentRevision: number,
+  ) {
+    super(`required revision ${requestedRevision} is a future revision (current ${currentRevision})`, '');
+  }
+}
+/** The store could not be reached. */
+export class UnavailableError extends StorageError {}

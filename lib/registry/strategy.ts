@@ -1,0 +1,61 @@
+// What a resource tells the generic store (upstream's RESTCreateStrategy/RESTUpdateStrategy).
+// One strategy per resource; generic logic (metadata, preconditions, finalizers) lives in the store.
+import type { ApiObject, ResourceInfo } from '../api';
+import type { FieldError } from '../machinery/fieldErrors';
+
+export interface UserInfo {
+  name: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** Per-request facts the registry needs; built by the HTTP layer. */
+export interface RequestContext {
+  user: UserInfo;
+  /** Namespace from the URL ('' for cluster-scoped requests and all-namespace lists). */
+  namespace: string;
+  /** '' for the main resource, else the subresource name ('status', 'approval', 'finalize'). */
+  subresource: string;
+  dryRun: boolean;
+  now(): Date;
+}
+
+/** Update rules of one endpoint (the main resource or a subresource). */
+export interface UpdateStrategy<T extends ApiObject = ApiObject> {
+  /**
+   * Resets what this endpoint may not change, copying it from `old` (e.g. the main endpoint keeps
+   * status; /status keeps spec). Mutates obj.
+   */
+  prepareForUpdate(ctx: RequestContext, obj: T, old: T): void;
+  /** Kind-specific update validation (ObjectMeta update rules are generic). */
+  validateUpdate(ctx: RequestContext, obj: T, old: T): FieldError[];
+}
+
+export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrategy<T> {
+  readonly resource: ResourceInfo;
+  /** Validates metadata.name (and generateName prefixes when prefix=true); messages without the path. */
+  validateName(name: string, prefix: boolean): string[];
+  /** Server-set fields on create (e.g. CSR requester identity, status reset). Mutates obj. */
+  prepareForCreate(ctx: RequestContext, obj: T): void;
+  /** Defaults applied on create and update after decoding (e.g. Namespace phase). Mutates obj. */
+  applyDefaults?(obj: T): void;
+  /** Kind-specific create validation (ObjectMeta rules are generic). */
+  validate(ctx: RequestContext, obj: T): FieldError[];
+  /** PUT without metadata.resourceVersion is allowed (last writer wins). */
+  readonly allowUnconditionalUpdate: boolean;
+  /** Field-selector attributes of an object (metadata.name etc.). */
+  selectableFields(obj: T): Record<string, string>;
+  /** Subresources that take a whole object on update, keyed by name. */
+  readonly subresourceStrategies: Readonly<Record<string, UpdateStrategy<T>>>;
+  /**
+   * Called on DELETE before the generic finalizer logic. Return an updated object to store
+   * instead of deleting (e.g. Namespace → Terminating), or null to continue generically.
+   * May throw an ApiError (e.g. 409 while a namespace is being emptied).
+   */
+  beforeDelete?(ctx: RequestContext, obj: T): T | null;
+  /** Extra condition (besides metadata.finalizers) that keeps a deleting object stored. */
+  hasPendingFinalizers?(obj: T): boolean;
+  /** The body returned by a DELETE that removed the object: the object itself, or a Status. */
+  readonly deleteReturnsObject: boolean;
+}
