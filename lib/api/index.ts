@@ -5,3 +5,4 @@ export * from './resource';
 export * from './core/namespace';
 export * from './core/serviceaccount';
 export * from './certificates/certificateSigningRequest';
+export * from './featureGates';

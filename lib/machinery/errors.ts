@@ -44,10 +44,11 @@ function failure(
   reason: StatusReason | undefined,
   message: string,
   details?: Status['details'],
+  keepEmptyDetails = false,
 ): ApiError {
   const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message };
   if (reason) s.reason = reason;
-  if (details && Object.keys(details).length) s.details = details;
+  if (details && (keepEmptyDetails || Object.keys(details).length)) s.details = details;
   s.code = code;
   return new ApiError(s);
 }
@@ -118,6 +119,16 @@ export const errors = {
     d.kind = gr.resource;
     return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind ${goQuote(qualifiedResource(gr))}`, d);
   },
+  /** Router-level 404 for an unknown URL or resource (details present but empty). */
+  routeNotFound(): ApiError {
+    const e = failure(404, 'NotFound', 'the server could not find the requested resource');
+    e.status.details = {};
+    return e;
+  },
+  /** Router-level 405: the path exists but not for this method. */
+  routeMethodNotAllowed(): ApiError {
+    return failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+  },
   badRequest(message: string): ApiError {
     return failure(400, 'BadRequest', message);
   },
@@ -171,6 +182,13 @@ export const errors = {
   },
   serviceUnavailable(message: string): ApiError {
     return failure(503, 'ServiceUnavailable', message);
+  },
+  /**
+   * Upstream's NewGenericServerResponse(422, …) as the patch handler uses it for JSON patch
+   * apply failures: a fixed text (the library's own message is not returned), `details: {}`.
+   */
+  genericUnprocessable(): ApiError {
+    return failure(422, 'Invalid', 'the server rejected our request due to an error in our request', {}, true);
   },
 };
 

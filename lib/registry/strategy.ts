@@ -44,6 +44,8 @@ export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrateg
   validate(ctx: RequestContext, obj: T): FieldError[];
   /** PUT without metadata.resourceVersion is allowed (last writer wins). */
   readonly allowUnconditionalUpdate: boolean;
+  /** PUT of a missing object creates it (ServiceAccount: true upstream). Default false. */
+  readonly allowCreateOnUpdate?: boolean;
   /** Field-selector attributes of an object (metadata.name etc.). */
   selectableFields(obj: T): Record<string, string>;
   /** Subresources that take a whole object on update, keyed by name. */

@@ -1,0 +1,102 @@
+// A small flag parser with upstream (pflag) habits: --name=value, --name value, boolean
+// --name / --name=false, repeated string-slice flags, and --help listing every flag.
+
+export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'stringSlice';
+
+export interface FlagSpec {
+  name: string;
+  type: FlagType;
+  default: string | number | boolean | string[];
+  help: string;
+}
+
+export type FlagValues = Record<string, string | number | boolean | string[]>;
+
+export class FlagError extends Error {}
+
+const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go time.ParseDuration, in milliseconds. */
+export function parseDuration(s: string): number {
+  if (s === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let matched = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s))) {
+    total += Number(m[1]) * units[m[2]];
+    matched = re.lastIndex;
+  }
+  if (matched !== s.length || s.length === 0) throw new FlagError(`time: invalid duration ${JSON.stringify(s)}`);
+  return total;
+}
+
+export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): { values: FlagValues; help: boolean } {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const values: FlagValues = {};
+  for (const s of specs) values[s.name] = Array.isArray(s.default) ? [...s.default] : s.default;
+  const seenSlices = new Set<string>();
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const spec = byName.get(name);
+    if (!spec) throw new FlagError(`unknown flag: --${name}`);
+    let raw: string;
+    if (eq >= 0) raw = arg.slice(eq + 1);
+    else if (spec.type === 'bool') raw = 'true';
+    else {
+      if (i + 1 >= argv.length) throw new FlagError(`flag needs an argument: --${name}`);
+      raw = argv[++i];
+    }
+    values[name] = convert(spec, raw, values[name], seenSlices);
+  }
+  return { values, help };
+}
+
+function convert(spec: FlagSpec, raw: string, prev: FlagValues[string], seenSlices: Set<string>): FlagValues[string] {
+  const bad = (why: string): never => {
+    throw new FlagError(`invalid argument ${JSON.stringify(raw)} for "--${spec.name}" flag: ${why}`);
+  };
+  switch (spec.type) {
+    case 'string':
+      return raw;
+    case 'int':
+      if (!/^-?\d+$/.test(raw)) bad(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
+      return Number(raw);
+    case 'bool':
+      if (['true', '1', 't', 'T', 'TRUE', 'True'].includes(raw)) return true;
+      if (['false', '0', 'f', 'F', 'FALSE', 'False'].includes(raw)) return false;
+      return bad(`strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+    case 'duration':
+      try {
+        return parseDuration(raw);
+      } catch (e) {
+        return bad((e as Error).message);
+      }
+    case 'stringSlice': {
+      const items = raw.split(',').map((x) => x.trim()).filter(Boolean);
+      // The first use replaces the default; later uses append, as pflag does.
+      const base = seenSlices.has(spec.name) ? (prev as string[]) : [];
+      seenSlices.add(spec.name);
+      return [...base, ...items];
+    }
+  }
+}
+
+export function usage(program: string, specs: readonly FlagSpec[]): string {
+  const lines = [`Usage:\n  ${program} [flags]\n\nFlags:`];
+  for (const s of specs) {
+    const def = Array.isArray(s.default) ? s.default.join(',') : String(s.default);
+    const type = s.type === 'bool' ? '' : ` ${s.type === 'stringSlice' ? 'strings' : s.type}`;
+    lines.push(`      --${s.name}${type}\n            ${s.help}${def !== '' && def !== 'false' ? ` (default ${JSON.stringify(def)})` : ''}`);
+  }
+  lines.push('  -h, --help\n            help for ' + program);
+  return lines.join('\n') + '\n';
+}

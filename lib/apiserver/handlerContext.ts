@@ -1,0 +1,32 @@
+// What every resource handler receives: the classified request, the served resource, the
+// authenticated user and the negotiated output. Built once per request by the dispatcher.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { FeatureGates } from '../api/featureGates';
+import type { RequestContext, UserInfo } from '../registry/strategy';
+import type { RequestInfo } from './requestInfo';
+import type { ServedResource } from './resourceTable';
+import type { OutputFormat } from './respond';
+import type { ApiServerMetrics } from './metrics';
+
+export interface HandlerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  query: URLSearchParams;
+  served: ServedResource;
+  user: UserInfo;
+  output: OutputFormat;
+  features: FeatureGates;
+  metrics: ApiServerMetrics;
+  log: Logger;
+  /** Warning header texts collected while handling (e.g. unknown fields under fieldValidation=Warn). */
+  warnings: string[];
+  /** Set by write handlers so metrics and logs report dry_run. */
+  dryRun: boolean;
+  /** Set by patch when the body was an apply patch (metric verb APPLY). */
+  isApply: boolean;
+  readBody(): Promise<Buffer>;
+  requestContext(dryRun: boolean): RequestContext;
+  now(): Date;
+}

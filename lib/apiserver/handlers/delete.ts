@@ -1,0 +1,14 @@
+// DELETE of one object: the registry decides between marking (finalizers) and removing.
+import type { HandlerContext } from '../handlerContext';
+import { writeObject } from '../respond';
+import { readDeleteOptions } from './deleteOptions';
+
+export async function handleDelete(h: HandlerContext): Promise<void> {
+  const { store } = h.served;
+  const opts = await readDeleteOptions(h);
+  h.dryRun = opts.dryRunAll;
+  const { body, deleted } = await store.delete(h.requestContext(opts.dryRunAll), h.info.name, opts);
+  const code = !deleted && opts.orphanDependents === false ? 202 : 200;
+  const out = body.kind === 'Status' ? body : store.withTypeMeta(body);
+  writeObject(h.req, h.res, code, out, h.output, { compression: false, warnings: h.warnings });
+}

@@ -1,0 +1,10 @@
+// GET on a collection.
+import { listObjects } from '../../registry/list';
+import type { HandlerContext } from '../handlerContext';
+import { writeObject } from '../respond';
+import { listRequestFromQuery } from './listQuery';
+
+export async function handleList(h: HandlerContext): Promise<void> {
+  const list = await listObjects(h.served.store, listRequestFromQuery(h, false));
+  writeObject(h.req, h.res, 200, list, h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
+}

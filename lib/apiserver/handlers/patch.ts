@@ -1,0 +1,49 @@
+// PATCH: the patch is applied to the current object inside the registry's guaranteed update, so
+// a conflicting concurrent write re-applies it to the fresh object (upstream's patcher).
+import type { ApiObject } from '../../api';
+import { errors } from '../../machinery/errors';
+import { fieldErr } from '../../machinery/fieldErrors';
+import { applyJsonPatch } from '../../machinery/jsonPatch';
+import { applyMergePatch } from '../../machinery/mergePatch';
+import type { HandlerContext } from '../handlerContext';
+import { writeObject } from '../respond';
+import { revalidateObject, parseJsonBody } from './body';
+import { invalidOptions, parseWriteOptions } from './writeOptions';
+
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'] as const;
+type PatchType = (typeof patchTypes)[number];
+
+function patchTypeOf(h: HandlerContext): PatchType {
+  const ct = String(h.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if ((patchTypes as readonly string[]).includes(ct)) return ct as PatchType;
+  throw errors.unsupportedMediaType(patchTypes.join(', '));
+}
+
+export async function handlePatch(h: HandlerContext): Promise<void> {
+  const { store, info } = h.served;
+  const opts = parseWriteOptions(h.query, 'PatchOptions');
+  h.dryRun = opts.dryRun;
+  const type = patchTypeOf(h);
+  if (opts.force !== undefined) invalidOptions('PatchOptions', [fieldErr.forbidden('force', 'may not be specified for non-apply patch')]);
+  const patch = parseJsonBody(await h.readBody());
+  if (type === 'application/json-patch+json' && !Array.isArray(patch)) {
+    throw errors.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  }
+  if (type === 'application/merge-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
+    throw errors.badRequest('json: cannot unmarshal into a merge patch: the patch must be a JSON object');
+  }
+
+  const apply = (current: ApiObject | null): ApiObject => {
+    if (!current) throw errors.notFound(store.groupResource, h.info.name);
+    const patched =
+      type === 'application/json-patch+json'
+        ? applyJsonPatch(current, patch as unknown[])
+        : applyMergePatch(current, patch as Record<string, unknown>);
+    if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
+      throw errors.badRequest('the patched object is not a JSON object');
+    }
+    return revalidateObject(h, info, patched as ApiObject, opts.fieldValidation);
+  };
+  const { obj } = await store.update(h.requestContext(opts.dryRun), h.info.name, apply);
+  writeObject(h.req, h.res, 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
+}

@@ -1,0 +1,14 @@
+// PUT of a whole object (main resource or a subresource); 201 when it created the object.
+import type { HandlerContext } from '../handlerContext';
+import { writeObject } from '../respond';
+import { decodeRequestBody } from './body';
+import { parseWriteOptions } from './writeOptions';
+
+export async function handleUpdate(h: HandlerContext): Promise<void> {
+  const { store, info } = h.served;
+  const opts = parseWriteOptions(h.query, 'UpdateOptions');
+  h.dryRun = opts.dryRun;
+  const body = await decodeRequestBody(h, info, opts.fieldValidation);
+  const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, () => body);
+  writeObject(h.req, h.res, created ? 201 : 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
+}

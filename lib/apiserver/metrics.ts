@@ -1,0 +1,108 @@
+// Prometheus metrics with upstream names and labels (DESIGN.md §2.11).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+
+// Upstream's buckets for apiserver_request_duration_seconds.
+const requestBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const etcdBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+
+/** The metric verb: the API verb uppercased, as upstream's installer names its actions. */
+export function metricVerb(apiVerb: string, isApply = false): string {
+  switch (apiVerb) {
+    case 'create':
+      return 'POST';
+    case 'update':
+      return 'PUT';
+    case 'patch':
+      return isApply ? 'APPLY' : 'PATCH';
+    default:
+      return apiVerb.toUpperCase();
+  }
+}
+
+export interface RequestMetricLabels {
+  verb: string;
+  dryRun: boolean;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  /** 'cluster' | 'namespace' | 'resource' | '' (non-resource) */
+  scope: string;
+}
+
+export class ApiServerMetrics {
+  readonly registry = new Registry();
+  private readonly requestTotal: Counter<string>;
+  private readonly requestDuration: Histogram<string>;
+  private readonly etcdDuration: Histogram<string>;
+  readonly storageObjects: Gauge<string>;
+  readonly longRunning: Gauge<string>;
+
+  constructor(opts: { storageObjectCounts?: () => Promise<Record<string, number>> } = {}) {
+    collectDefaultMetrics({ register: this.registry });
+    this.requestTotal = new Counter({
+      name: 'apiserver_request_total',
+      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      labelNames: [...requestLabels, 'code'],
+      registers: [this.registry],
+    });
+    this.requestDuration = new Histogram({
+      name: 'apiserver_request_duration_seconds',
+      help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      labelNames: [...requestLabels],
+      buckets: requestBuckets,
+      registers: [this.registry],
+    });
+    this.etcdDuration = new Histogram({
+      name: 'etcd_request_duration_seconds',
+      help: 'Etcd request latency in seconds for each operation and object type.',
+      labelNames: ['operation', 'type'],
+      buckets: etcdBuckets,
+      registers: [this.registry],
+    });
+    this.longRunning = new Gauge({
+      name: 'apiserver_longrunning_requests',
+      help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
+      labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+      registers: [this.registry],
+    });
+    const counts = opts.storageObjectCounts;
+    this.storageObjects = new Gauge({
+      name: 'apiserver_storage_objects',
+      help: 'Number of stored objects at the time of last check split by kind.',
+      labelNames: ['resource'],
+      registers: [this.registry],
+      async collect(): Promise<void> {
+        if (!counts) return;
+        try {
+          for (const [resource, n] of Object.entries(await counts())) this.set({ resource }, n);
+        } catch {
+          // Storage unreachable: keep the last values rather than failing the scrape.
+        }
+      },
+    });
+  }
+
+  observeRequest(l: RequestMetricLabels, code: number, seconds: number): void {
+    const labels = {
+      verb: l.verb,
+      dry_run: l.dryRun ? 'All' : '',
+      group: l.group,
+      version: l.version,
+      resource: l.resource,
+      subresource: l.subresource,
+      scope: l.scope,
+      component: 'apiserver',
+    };
+    this.requestTotal.inc({ ...labels, code: String(code) });
+    this.requestDuration.observe(labels, seconds);
+  }
+
+  /** Hook for lib/etcd's observe option; type is the resource prefix of the key. */
+  observeEtcd(operation: string, key: string, seconds: number): void {
+    const m = /^\/[^/]+\/([^/]+)/.exec(key);
+    this.etcdDuration.observe({ operation, type: m ? m[1] : '' }, seconds);
+  }
+}

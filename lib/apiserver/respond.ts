@@ -1,0 +1,83 @@
+// Writing responses: objects in the negotiated media type, errors as Status (errors.md §1).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import * as yaml from 'js-yaml';
+import type { Status } from '../api';
+import { ApiError } from '../machinery/errors';
+
+export type OutputMediaType = 'application/json' | 'application/yaml';
+
+export interface OutputFormat {
+  mediaType: OutputMediaType;
+  pretty: boolean;
+}
+
+/** Responses at least this large are gzipped when the client accepts it (upstream's threshold). */
+export const gzipThreshold = 128 * 1024;
+
+export interface ResponseOptions {
+  compression: boolean;
+  warnings?: readonly string[];
+}
+
+export function isPrettyRequested(req: IncomingMessage, query: URLSearchParams): boolean {
+  const p = query.get('pretty');
+  if (p !== null) return p === '' || p === 'true' || p === '1';
+  const ua = req.headers['user-agent'] ?? '';
+  return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/');
+}
+
+export function serialize(value: unknown, out: OutputFormat): Buffer {
+  if (out.mediaType === 'application/yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
+  return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value));
+}
+
+function warningHeader(warnings: readonly string[]): string[] {
+  return warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+}
+
+export function writeBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  body: Buffer,
+  contentType: string,
+  opts: ResponseOptions,
+  extraHeaders: Record<string, string | string[]> = {},
+): void {
+  const headers: Record<string, string | string[] | number> = { 'Content-Type': contentType, ...extraHeaders };
+  if (opts.warnings?.length) headers.Warning = warningHeader(opts.warnings);
+  let payload = body;
+  if (opts.compression && body.length >= gzipThreshold && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    payload = gzipSync(body);
+    headers['Content-Encoding'] = 'gzip';
+    headers.Vary = 'Accept-Encoding';
+  }
+  headers['Content-Length'] = payload.length;
+  res.writeHead(code, headers);
+  res.end(req.method === 'HEAD' ? undefined : payload);
+}
+
+export function writeObject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  value: unknown,
+  out: OutputFormat,
+  opts: ResponseOptions,
+): void {
+  writeBody(req, res, code, serialize(value, out), out.mediaType, opts);
+}
+
+export function writeError(req: IncomingMessage, res: ServerResponse, err: ApiError, out: OutputFormat | null, opts: ResponseOptions): void {
+  const status: Status = err.status;
+  const format: OutputFormat = out ?? { mediaType: 'application/json', pretty: true };
+  const extra: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+  const retry = status.details?.retryAfterSeconds;
+  if (retry && retry > 0) extra['Retry-After'] = String(retry);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  writeBody(req, res, status.code ?? 500, serialize(status, format), format.mediaType, opts, extra);
+}

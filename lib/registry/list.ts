@@ -1,0 +1,123 @@
+// Lists as etcd ranges at a fixed revision (DESIGN.md §2.3, watch-and-list.md §4).
+import type { ApiList, ApiObject } from '../api';
+import { decodeContinueToken, encodeContinueToken } from '../machinery/continueToken';
+import { errors } from '../machinery/errors';
+import { CompactedError, FutureRevisionError } from '../etcd/storage';
+import type { SelectionPredicate } from './predicate';
+import type { GenericStore } from './store';
+import { translateStorageError } from './storageErrors';
+
+/** Where a list reads from (decided from the query by lib/machinery's list options). */
+export type ListSource =
+  | { kind: 'latest' }
+  | { kind: 'notOlderThan'; rv: number }
+  | { kind: 'exact'; rv: number }
+  | { kind: 'continue'; token: string };
+
+export interface ListRequest {
+  /** Namespace to list ('' = all namespaces, or cluster-scoped). */
+  namespace: string;
+  source: ListSource;
+  /** 0 = unlimited. */
+  limit: number;
+  predicate: SelectionPredicate;
+}
+
+const maxFetch = 10000;
+/** How long a read waits for a future revision before answering 504 (watch-and-list.md §5). */
+export const futureRevisionWait = { timeoutMs: 3000, pollMs: 50 };
+
+const continueExpiredMessage =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** Waits until the store reaches rv; 504 "Too large resource version" when it does not. */
+export async function waitForRevision(store: GenericStore, rv: number): Promise<number> {
+  const deadline = Date.now() + futureRevisionWait.timeoutMs;
+  for (;;) {
+    const cur = await store.storage.currentRevision();
+    if (cur >= rv) return cur;
+    if (Date.now() >= deadline) throw errors.tooLargeResourceVersion(rv, cur, 1);
+    await new Promise((r) => setTimeout(r, futureRevisionWait.pollMs));
+  }
+}
+
+export async function listObjects(store: GenericStore, req: ListRequest): Promise<ApiList> {
+  const prefix = store.keys.collection(req.namespace);
+  let revision = 0;
+  let startKey = prefix;
+  let fromToken = false;
+  const src = req.source;
+  if (src.kind === 'continue') {
+    const tok = decodeContinueToken(src.token);
+    revision = tok.rv > 0 ? tok.rv : 0;
+    startKey = prefix + tok.start;
+    fromToken = true;
+  } else if (src.kind === 'exact') {
+    await waitForRevision(store, src.rv);
+    revision = src.rv;
+  } else if (src.kind === 'notOlderThan') {
+    await waitForRevision(store, src.rv);
+  }
+
+  const items: ApiObject[] = [];
+  let more = false;
+  let lastKey = '';
+  let count = 0;
+  let readAt = revision;
+  let fetchLimit = req.limit > 0 ? req.limit : 0;
+  try {
+    for (;;) {
+      const res = await store.storage.list(prefix, { revision: readAt || undefined, limit: fetchLimit || undefined, startKey });
+      readAt = res.revision;
+      count = res.count;
+      for (const kv of res.kvs) {
+        lastKey = kv.key;
+        const obj = store.decode(kv);
+        if (!req.predicate.matches(obj)) continue;
+        items.push(obj);
+        if (req.limit > 0 && items.length === req.limit) break;
+      }
+      const pageFull = req.limit > 0 && items.length >= req.limit;
+      const lastReturned = res.kvs.length ? res.kvs[res.kvs.length - 1].key : '';
+      if (pageFull) {
+        // Items left in this batch after the last one we took also mean "more".
+        more = res.more || lastKey !== lastReturned;
+        break;
+      }
+      if (!res.more) {
+        more = false;
+        break;
+      }
+      startKey = `${lastReturned}\u0000`;
+      fetchLimit = Math.min(Math.max(fetchLimit * 2, 1), maxFetch);
+    }
+  } catch (e) {
+    if (e instanceof CompactedError) {
+      if (fromToken) throw errors.expired(continueExpiredMessage, encodeContinueToken(-1, startKey.slice(prefix.length)));
+      throw errors.expired('The resourceVersion for the provided list is too old.');
+    }
+    if (e instanceof FutureRevisionError) throw errors.tooLargeResourceVersion(e.requestedRevision, e.currentRevision, 1);
+    throw translateStorageError(e, store.groupResource, '', 'list');
+  }
+
+  const list: ApiList = {
+    apiVersion: store.resource.group ? `${store.resource.group}/${store.resource.version}` : store.resource.version,
+    kind: store.resource.listKind,
+    metadata: { resourceVersion: String(readAt) },
+    items: items.map(stripTypeMeta),
+  };
+  if (more && req.limit > 0) {
+    list.metadata.continue = encodeContinueToken(readAt, `${lastKey.slice(prefix.length)}\u0000`);
+    if (req.predicate.everything) {
+      const remaining = count - items.length;
+      if (remaining > 0) list.metadata.remainingItemCount = remaining;
+    }
+  }
+  return list;
+}
+
+/** Items inside a typed list carry no kind/apiVersion (watch-and-list.md §2). */
+function stripTypeMeta(obj: ApiObject): ApiObject {
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest as ApiObject;
+}

@@ -1,0 +1,46 @@
+// How objects are stored: JSON bytes without resourceVersion (DESIGN.md §2.1, §2.6).
+// The decoder recognises each encoding by its first bytes so the storage media type can change
+// without a migration; JSON is the only one written today.
+import type { ApiObject } from '../api';
+
+const protobufMagic = [0x6b, 0x38, 0x73, 0x00];
+const cborSelfDescribe = [0xd9, 0xd9, 0xf7];
+
+export class CorruptObjectError extends Error {
+  constructor(
+    readonly key: string,
+    reason: string,
+  ) {
+    super(`failed to decode object at ${key}: ${reason}`);
+    this.name = 'CorruptObjectError';
+  }
+}
+
+export function encodeForStorage(obj: ApiObject): Uint8Array {
+  const copy: ApiObject = { ...obj };
+  if (copy.metadata) {
+    const { resourceVersion: _rv, ...rest } = copy.metadata;
+    copy.metadata = rest;
+  }
+  return Buffer.from(JSON.stringify(copy));
+}
+
+function startsWith(b: Uint8Array, prefix: readonly number[]): boolean {
+  return b.length >= prefix.length && prefix.every((x, i) => b[i] === x);
+}
+
+/** Decodes stored bytes and sets metadata.resourceVersion from the key's modRevision. */
+export function decodeFromStorage(key: string, bytes: Uint8Array, modRevision: number): ApiObject {
+  if (startsWith(bytes, protobufMagic)) throw new CorruptObjectError(key, 'protobuf storage encoding is not supported by this server');
+  if (startsWith(bytes, cborSelfDescribe)) throw new CorruptObjectError(key, 'CBOR storage encoding is not supported by this server');
+  let obj: unknown;
+  try {
+    obj = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+  } catch (e) {
+    throw new CorruptObjectError(key, (e as Error).message);
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new CorruptObjectError(key, 'not a JSON object');
+  const o = obj as ApiObject;
+  o.metadata = { ...(o.metadata ?? {}), resourceVersion: String(modRevision) };
+  return o;
+}

@@ -1,0 +1,27 @@
+// Storage errors become API errors here, once (DESIGN.md §3 "Errors").
+import { errors, ApiError, GroupResource } from '../machinery/errors';
+import {
+  CompactedError,
+  ConflictError,
+  FutureRevisionError,
+  KeyExistsError,
+  NotFoundError,
+  UnavailableError,
+} from '../etcd/storage';
+import { CorruptObjectError } from './storageCodec';
+
+export function translateStorageError(e: unknown, gr: GroupResource, name: string, operation: string): ApiError {
+  if (e instanceof ApiError) return e;
+  if (e instanceof NotFoundError) return errors.notFound(gr, name);
+  if (e instanceof KeyExistsError) return errors.alreadyExists(gr, name);
+  if (e instanceof ConflictError) return errors.staleResourceVersion(gr, name);
+  if (e instanceof CompactedError) return errors.expired(`The resourceVersion for the provided ${operation} is too old.`);
+  if (e instanceof FutureRevisionError) return errors.tooLargeResourceVersion(e.requestedRevision, e.currentRevision, 0);
+  if (e instanceof UnavailableError) return errors.serverTimeout(gr, operation);
+  if (e instanceof CorruptObjectError) {
+    const err = errors.plain(500, e.message);
+    err.status.reason = 'StorageReadError';
+    return err;
+  }
+  return errors.internal(e instanceof Error ? e.message : String(e));
+}

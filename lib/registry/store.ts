@@ -1,0 +1,394 @@
+// The generic store: create/get/update/delete for any resource, driven by its Strategy
+// (upstream's genericregistry.Store). Lists and watches live in list.ts and watch.ts.
+import type { ApiObject, DeleteOptions, ResourceInfo, Status } from '../api';
+import { errors, ApiError, GroupResource, GroupKind } from '../machinery/errors';
+import type { FieldError } from '../machinery/fieldErrors';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectMeta';
+import type { KeyValue, Storage } from '../etcd/storage';
+import { KeyExistsError } from '../etcd/storage';
+import { KeyLayout } from './keys';
+import { decodeFromStorage, encodeForStorage } from './storageCodec';
+import { translateStorageError } from './storageErrors';
+import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
+import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
+import { normalizeObject } from './normalize';
+
+/** Validating admission, called after the strategy's validation (DESIGN.md §3). */
+export type ValidatingAdmission = (
+  ctx: RequestContext,
+  operation: 'CREATE' | 'UPDATE' | 'DELETE',
+  obj: ApiObject,
+  old: ApiObject | null,
+  store: GenericStore,
+) => Promise<void>;
+
+export interface StoreOptions {
+  storage: Storage;
+  strategy: Strategy;
+  /** etcd key prefix, default /registry. */
+  prefix: string;
+  admission?: ValidatingAdmission;
+}
+
+/** Produces the new object from the current one (PUT body, or a patch applied to current). */
+export type UpdatedObjectInfo = (current: ApiObject | null) => ApiObject | Promise<ApiObject>;
+
+export interface DeleteResult {
+  /** What the DELETE answers: the object (still stored, or deleted) or a Status. */
+  body: ApiObject | Status;
+  /** False when the object is only marked for deletion (finalizers pending). */
+  deleted: boolean;
+}
+
+const generateNameAttempts = 8;
+
+export class GenericStore {
+  readonly resource: ResourceInfo;
+  readonly strategy: Strategy;
+  readonly keys: KeyLayout;
+  readonly storage: Storage;
+  private readonly admission?: ValidatingAdmission;
+
+  constructor(opts: StoreOptions) {
+    this.strategy = opts.strategy;
+    this.resource = opts.strategy.resource;
+    this.keys = new KeyLayout(opts.prefix, this.resource);
+    this.storage = opts.storage;
+    this.admission = opts.admission;
+  }
+
+  get groupResource(): GroupResource {
+    return { group: this.resource.group, resource: this.resource.resource };
+  }
+  get groupKind(): GroupKind {
+    return { group: this.resource.group, kind: this.resource.kind };
+  }
+
+  /** Sets apiVersion/kind, as every object served or stored carries them. */
+  withTypeMeta(obj: ApiObject): ApiObject {
+    const apiVersion = this.resource.group ? `${this.resource.group}/${this.resource.version}` : this.resource.version;
+    const { apiVersion: _a, kind: _k, ...rest } = obj;
+    return normalizeObject({ apiVersion, kind: this.resource.kind, ...rest }, this.resource.schema);
+  }
+
+  decode(kv: KeyValue): ApiObject {
+    return decodeFromStorage(kv.key, kv.value, kv.modRevision);
+  }
+
+  private keyFor(ctx: RequestContext, name: string): string {
+    return this.keys.object(this.resource.namespaced ? ctx.namespace : '', name);
+  }
+
+  private fail(e: unknown, name: string, op: string): never {
+    throw translateStorageError(e, this.groupResource, name, op);
+  }
+
+  // ---- get ----------------------------------------------------------------------------------
+
+  async get(ctx: RequestContext, name: string): Promise<ApiObject> {
+    const key = this.keyFor(ctx, name);
+    let res;
+    try {
+      res = await this.storage.get(key);
+    } catch (e) {
+      this.fail(e, name, 'get');
+    }
+    if (!res.kv) throw errors.notFound(this.groupResource, name);
+    return this.decodeOrFail(res.kv, name);
+  }
+
+  private decodeOrFail(kv: KeyValue, name: string): ApiObject {
+    try {
+      return this.decode(kv);
+    } catch (e) {
+      this.fail(e, name, 'get');
+    }
+  }
+
+  // ---- create -------------------------------------------------------------------------------
+
+  async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+    const obj = this.withTypeMeta(structuredClone(input));
+    const meta = (obj.metadata ??= {});
+    if (meta.resourceVersion) throw errors.plain(500, 'resourceVersion should not be set on objects to be created');
+    if (this.resource.namespaced) meta.namespace = ctx.namespace || meta.namespace;
+    else delete meta.namespace;
+    fillCreateFields(obj, ctx.now());
+    this.strategy.applyDefaults?.(obj);
+    this.strategy.prepareForCreate(ctx, obj);
+    const generated = !meta.name && !!meta.generateName;
+    if (generated) meta.name = generateName(meta.generateName ?? '');
+    this.validateCreate(ctx, obj);
+    if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
+    const stored = this.withTypeMeta(obj);
+    if (ctx.dryRun) return stored;
+
+    for (let attempt = 1; ; attempt++) {
+      const name = stored.metadata?.name ?? '';
+      const key = this.keyFor(ctx, name);
+      try {
+        const kv = await this.storage.create(key, encodeForStorage(stored));
+        return { ...stored, metadata: { ...stored.metadata, resourceVersion: String(kv.modRevision) } };
+      } catch (e) {
+        if (!(e instanceof KeyExistsError)) this.fail(e, name, 'create');
+        if (generated) {
+          if (attempt >= generateNameAttempts) throw errors.generateNameConflict(this.groupResource, name);
+          stored.metadata = { ...stored.metadata, name: generateName(stored.metadata?.generateName ?? '') };
+          continue;
+        }
+        throw errors.alreadyExists(this.groupResource, name, await this.isBeingDeleted(key));
+      }
+    }
+  }
+
+  private async isBeingDeleted(key: string): Promise<boolean> {
+    try {
+      const { kv } = await this.storage.get(key);
+      return !!kv && !!this.decode(kv).metadata?.deletionTimestamp;
+    } catch {
+      return false;
+    }
+  }
+
+  private validateCreate(ctx: RequestContext, obj: ApiObject): void {
+    const errs: FieldError[] = [
+      ...validateObjectMeta(obj.metadata ?? {}, {
+        namespaced: this.resource.namespaced,
+        nameFn: (n, prefix) => this.strategy.validateName(n, prefix),
+      }),
+      ...this.strategy.validate(ctx, obj),
+    ];
+    if (errs.length) throw errors.invalid(this.groupKind, obj.metadata?.name ?? '', errs);
+  }
+
+  // ---- update -------------------------------------------------------------------------------
+
+  private updateStrategy(ctx: RequestContext): UpdateStrategy {
+    if (!ctx.subresource) return this.strategy;
+    const s = this.strategy.subresourceStrategies[ctx.subresource];
+    if (!s) throw errors.notFound({ group: '', resource: '' }, '');
+    return s;
+  }
+
+  /**
+   * PUT and PATCH. Returns the stored object and whether it was created (PUT on a missing object
+   * for kinds that allow create-on-update).
+   */
+  async update(
+    ctx: RequestContext,
+    name: string,
+    objInfo: UpdatedObjectInfo,
+    opts: { forceAllowCreate?: boolean; retryOnConflict?: boolean } = {},
+  ): Promise<{ obj: ApiObject; created: boolean }> {
+    const key = this.keyFor(ctx, name);
+    const strategy = this.updateStrategy(ctx);
+    let created = false;
+    let result: ApiObject | null = null;
+    let deletedDuringUpdate = false;
+
+    const compute = async (current: KeyValue | null): Promise<ApiObject | 'unchanged' | 'delete'> => {
+      created = false;
+      deletedDuringUpdate = false;
+      if (!current) {
+        if (ctx.subresource || !(this.strategy.allowCreateOnUpdate || opts.forceAllowCreate)) {
+          throw errors.notFound(this.groupResource, name);
+        }
+        const body = await objInfo(null);
+        created = true;
+        const obj = this.withTypeMeta(structuredClone(body));
+        const meta = (obj.metadata ??= {});
+        if (meta.resourceVersion) throw errors.notFound(this.groupResource, name);
+        if (this.resource.namespaced) meta.namespace = ctx.namespace;
+        fillCreateFields(obj, ctx.now());
+        this.strategy.applyDefaults?.(obj);
+        this.strategy.prepareForCreate(ctx, obj);
+        this.validateCreate(ctx, obj);
+        if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
+        return this.withTypeMeta(obj);
+      }
+      const old = this.decode(current);
+      const obj = this.withTypeMeta(structuredClone(await objInfo(structuredClone(old))));
+      const meta = (obj.metadata ??= {});
+      if (meta.name && meta.name !== name) {
+        throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+      }
+      meta.name = name;
+      if (this.resource.namespaced) {
+        if (meta.namespace && meta.namespace !== ctx.namespace) {
+          throw errors.badRequest(
+            `the namespace of the object (${meta.namespace}) does not match the namespace on the request (${ctx.namespace})`,
+          );
+        }
+        meta.namespace = ctx.namespace;
+      } else {
+        delete meta.namespace;
+      }
+      if (meta.resourceVersion) {
+        if (meta.resourceVersion !== String(current.modRevision)) throw errors.staleResourceVersion(this.groupResource, name);
+      } else if (!this.strategy.allowUnconditionalUpdate) {
+        throw errors.invalid(this.groupKind, name, [
+          { type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, detail: 'must be specified for an update' },
+        ]);
+      }
+      carryUpdateFields(obj, old);
+      this.strategy.applyDefaults?.(obj);
+      strategy.prepareForUpdate(ctx, obj, old);
+      const errs: FieldError[] = [
+        ...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}),
+        ...strategy.validateUpdate(ctx, obj, old),
+      ];
+      if (errs.length) throw errors.invalid(this.groupKind, name, errs);
+      if (this.admission) await this.admission(ctx, 'UPDATE', obj, old, this);
+      const next = this.withTypeMeta(obj);
+      if (this.shouldDeleteDuringUpdate(next)) return 'delete';
+      const before = JSON.stringify(this.withTypeMeta({ ...old, metadata: { ...old.metadata, resourceVersion: undefined } }));
+      const after = JSON.stringify({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } });
+      if (before === after) {
+        result = old;
+        return 'unchanged';
+      }
+      return next;
+    };
+
+    if (ctx.dryRun) {
+      let current: KeyValue | null;
+      try {
+        current = (await this.storage.get(key)).kv;
+      } catch (e) {
+        this.fail(e, name, 'update');
+      }
+      const out = await compute(current);
+      if (out === 'unchanged') return { obj: result ?? this.decode(current!), created: false };
+      if (out === 'delete') return { obj: this.decode(current!), created: false };
+      return { obj: { ...out, metadata: { ...out.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
+    }
+
+    let kv: KeyValue;
+    try {
+      kv = await this.storage.guaranteedUpdate(
+        key,
+        async (current) => {
+          const out = await compute(current);
+          if (out === 'unchanged') return null;
+          if (out === 'delete') {
+            deletedDuringUpdate = true;
+            return null;
+          }
+          result = out;
+          return encodeForStorage(out);
+        },
+        { ignoreNotFound: true },
+      );
+    } catch (e) {
+      this.fail(e, name, 'update');
+    }
+    if (deletedDuringUpdate) {
+      const res = await this.finishDelete(ctx, name, kv);
+      return { obj: res, created: false };
+    }
+    return { obj: this.decode(kv), created };
+  }
+
+  private shouldDeleteDuringUpdate(obj: ApiObject): boolean {
+    const m = obj.metadata ?? {};
+    if (!m.deletionTimestamp) return false;
+    if ((m.finalizers?.length ?? 0) > 0) return false;
+    return !(this.strategy.hasPendingFinalizers?.(obj) ?? false);
+  }
+
+  /** Deletes an object that an update left with a deletionTimestamp and no finalizers. */
+  private async finishDelete(ctx: RequestContext, name: string, at: KeyValue): Promise<ApiObject> {
+    try {
+      const { prev } = await this.storage.delete(at.key, {
+        validate: (cur) => {
+          if (cur.modRevision !== at.modRevision) throw errors.staleResourceVersion(this.groupResource, name);
+        },
+      });
+      return this.decode(prev);
+    } catch (e) {
+      this.fail(e, name, 'delete');
+    }
+  }
+
+  // ---- delete -------------------------------------------------------------------------------
+
+  async delete(ctx: RequestContext, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    const key = this.keyFor(ctx, name);
+    let currentKv: KeyValue | null;
+    try {
+      currentKv = (await this.storage.get(key)).kv;
+    } catch (e) {
+      this.fail(e, name, 'delete');
+    }
+    if (!currentKv) throw errors.notFound(this.groupResource, name);
+    const current = this.decodeOrFail(currentKv, name);
+    this.checkPreconditions(key, current, options);
+
+    // Kind-specific deletion (Namespace → Terminating) or finalizers: mark, don't remove.
+    const marked = this.strategy.beforeDelete?.(ctx, structuredClone(current)) ?? null;
+    const hasFinalizers = (current.metadata?.finalizers?.length ?? 0) > 0;
+    if (marked || hasFinalizers) {
+      const next = marked ?? structuredClone(current);
+      const m = (next.metadata ??= {});
+      if (!m.deletionTimestamp) {
+        m.deletionTimestamp = formatTime(ctx.now());
+        m.deletionGracePeriodSeconds = 0;
+      }
+      if (ctx.dryRun) return { body: this.withTypeMeta(next), deleted: false };
+      if (current.metadata?.deletionTimestamp && !marked) return { body: current, deleted: false };
+      try {
+        const kv = await this.storage.guaranteedUpdate(
+          key,
+          (cur) => {
+            if (!cur) throw errors.notFound(this.groupResource, name);
+            if (cur.modRevision !== currentKv!.modRevision) throw errors.staleResourceVersion(this.groupResource, name);
+            return encodeForStorage(this.withTypeMeta(next));
+          },
+          {},
+        );
+        return { body: this.decode(kv), deleted: false };
+      } catch (e) {
+        this.fail(e, name, 'delete');
+      }
+    }
+
+    if (this.admission) await this.admission(ctx, 'DELETE', current, current, this);
+    if (ctx.dryRun) return { body: this.deleteBody(current), deleted: true };
+    try {
+      const { prev } = await this.storage.delete(key, {
+        validate: (cur) => this.checkPreconditions(key, this.decode(cur), options),
+      });
+      return { body: this.deleteBody(this.decode(prev)), deleted: true };
+    } catch (e) {
+      this.fail(e, name, 'delete');
+    }
+  }
+
+  private deleteBody(obj: ApiObject): ApiObject | Status {
+    if (this.strategy.deleteReturnsObject) return obj;
+    const details: NonNullable<Status['details']> = { name: obj.metadata?.name };
+    if (this.resource.group) details.group = this.resource.group;
+    details.kind = this.resource.resource;
+    details.uid = obj.metadata?.uid;
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
+  }
+
+  private checkPreconditions(key: string, obj: ApiObject, options: DeleteOptions): void {
+    const p = options.preconditions;
+    if (!p) return;
+    const name = obj.metadata?.name ?? '';
+    const prefix = `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: `;
+    if (p.uid && p.uid !== obj.metadata?.uid) {
+      throw errors.conflict(this.groupResource, name, `${prefix}UID in precondition: ${p.uid}, UID in object meta: ${obj.metadata?.uid ?? ''}`);
+    }
+    if (p.resourceVersion && p.resourceVersion !== obj.metadata?.resourceVersion) {
+      throw errors.conflict(
+        this.groupResource,
+        name,
+        `${prefix}ResourceVersion in precondition: ${p.resourceVersion}, ResourceVersion in object meta: ${obj.metadata?.resourceVersion ?? ''}`,
+      );
+    }
+  }
+}
+
+export { ApiError };
