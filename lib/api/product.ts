@@ -36,6 +36,9 @@ export const annotations = {
 /** Protobuf media type and the 4-byte magic prefix of the Protobuf envelope. */
 export const protobufMediaType = `application/vnd.${productDomain.split('.')[0]}.protobuf`;
 
+/** Namespaces the server creates at start-up. */
+export const systemNamespaces = ['default', 'svc-system', 'svc-public', 'svc-node-lease'] as const;
+
 /** Namespaces that may never be deleted. */
 export const immortalNamespaces = ['default', 'svc-system', 'svc-public'] as const;
 

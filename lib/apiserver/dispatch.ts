@@ -1,9 +1,9 @@
 // The one dispatch middleware: authenticate, classify, route to a handler, and write every error
 // as a Status. Logs one line per request (verb, resource, user, code, latency) and records metrics.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
+import type { Authenticator } from '../auth';
 import { errors, toApiError, ApiError } from '../machinery/errors';
 import type { RequestContext, UserInfo } from '../registry/strategy';
 import type { HandlerContext } from './handlerContext';
@@ -23,11 +23,6 @@ import type { ResourceTable, ServedResource } from './resourceTable';
 import { isPrettyRequested, OutputFormat, writeError } from './respond';
 import { authorize } from './filters/authorization';
 import type { NonResourceHandler } from './nonResource';
-
-export interface Authenticator {
-  /** The user, or null when no credentials were presented; throws 401 for bad credentials. */
-  authenticate(req: IncomingMessage & { socket: TLSSocket }): Promise<UserInfo | null>;
-}
 
 export interface DispatchConfig {
   resources: ResourceTable;
@@ -78,7 +73,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     code = res.statusCode;
   });
   try {
-    const authed = await cfg.authenticator.authenticate(req as IncomingMessage & { socket: TLSSocket });
+    const authed = await cfg.authenticator.authenticate(req);
     if (authed) user = authed;
     else if (!cfg.anonymousEnabled) throw errors.unauthorized();
 

@@ -1,6 +1,6 @@
 // The storage interface (DESIGN.md §2.8): a revisioned key-value store with etcd's semantics.
 // Values are opaque bytes; the registry owns encoding. Every implementation (memory, etcd3,
-// and later the watch cache) passes the same contract suite (contract.testing.ts).
+// and later the watch cache) passes the same contract suite (testing/contract.ts).
 
 export interface KeyValue {
   key: string;
@@ -83,8 +83,11 @@ export interface Storage {
    * Read-modify-write with optimistic concurrency. tryUpdate receives the current value (null if
    * absent) and returns the new value; it may run several times and must have no side effects.
    * Throwing from tryUpdate aborts. Returning null from tryUpdate means "no change" and returns
-   * the current value unchanged. `expectedModRevision` pins the first attempt: when the key's
-   * modRevision differs, ConflictError is thrown instead of retrying.
+   * the current value unchanged; so does returning bytes equal to the current value (like
+   * upstream: a no-op update creates no revision). `expectedModRevision` pins the first attempt:
+   * when the key's modRevision differs, ConflictError is thrown instead of retrying.
+   * With ignoreNotFound, tryUpdate sees null for an absent key and its result creates the key;
+   * returning null there throws NotFoundError (there is no value to return).
    */
   guaranteedUpdate(
     key: string,
@@ -100,10 +103,31 @@ export interface Storage {
   watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Watch;
   /** The store's current revision (a cheap quorum read). */
   currentRevision(): Promise<number>;
+  /**
+   * Asks for a progress notification on every open watch: each watch's onProgress is called
+   * with a revision once all its events up to that revision were delivered. Fire-and-forget;
+   * a no-op without open watches. (etcd < 3.4.25 may send this notification ahead of queued
+   * events; see etcd3Watch.ts.)
+   */
+  requestProgress(): void;
   /** Compacts history up to revision; returns when done. */
   compact(revision: number): Promise<void>;
   /** Releases connections and watches; the process may exit afterwards. */
   close(): Promise<void>;
+}
+
+/**
+ * What the compactor needs besides compact() (kube-apiserver's compact_rev_key protocol); both
+ * backends implement it. Kept out of Storage so a delegating store need not forward it.
+ */
+export interface CompactionStore {
+  /**
+   * One transaction: if the key's version (etcd's per-key write counter; 0 when absent) equals
+   * expectedVersion, put value (version becomes expectedVersion + 1); otherwise read the key.
+   * Returns whether the put happened, the key's version afterwards, and the store revision.
+   */
+  putIfVersion(key: string, expectedVersion: number, value: Uint8Array): Promise<{ succeeded: boolean; version: number; revision: number }>;
+  compact(revision: number): Promise<void>;
 }
 
 export class StorageError extends Error {

@@ -1,5 +1,7 @@
 // Field errors as upstream's field.Error: a type, a path, a value and a detail.
 // Rendering follows errors.md §4 (value printed Go-style, detail appended with ": ").
+import { goJsonStringify } from './goJson';
+import { goQuote } from './goStrconv';
 
 export type FieldErrorType =
   | 'FieldValueRequired'
@@ -22,18 +24,16 @@ export interface FieldError {
   detail: string;
 }
 
-/** Go's %q for a string: double quotes with backslash escapes. */
-export function goQuote(s: string): string {
-  return JSON.stringify(s).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** Go's %q for a string (strconv.Quote); re-exported for the error constructors. */
+export { goQuote };
 
 /** Value rendering of errors.md §4: strings quoted, scalars bare, the rest JSON. */
 export function renderValue(v: unknown): string {
   if (typeof v === 'string') return goQuote(v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (v === undefined || v === null) return 'null';
-  if (v instanceof Uint8Array) return JSON.stringify(Buffer.from(v).toString('base64'));
-  return JSON.stringify(v);
+  // Go's json.Marshal: HTML-safe escapes, byte arrays as base64 strings.
+  return goJsonStringify(v);
 }
 
 const prefixes: Record<FieldErrorType, string> = {
@@ -104,13 +104,13 @@ export const fieldErr = {
   tooLong: (field: string, max: number, unit: 'bytes' | 'characters' = 'bytes'): FieldError => ({
     type: 'FieldValueTooLong',
     field,
-    detail: `may not be more than ${max} ${max === 1 && unit === 'bytes' ? 'byte' : unit}`,
+    detail: `may not be more than ${max} ${max === 1 ? unit.slice(0, -1) : unit}`,
   }),
   tooMany: (field: string, actual: number, max: number): FieldError => ({
     type: 'FieldValueTooMany',
     field,
     value: actual,
-    detail: `must have at most ${max} items`,
+    detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}`,
   }),
   internal: (field: string, err: string): FieldError => ({ type: 'InternalError', field, detail: err }),
 };

@@ -1,6 +1,6 @@
 // Lists as etcd ranges at a fixed revision (DESIGN.md §2.3, watch-and-list.md §4).
 import type { ApiList, ApiObject } from '../api';
-import { decodeContinueToken, encodeContinueToken } from '../machinery/continueToken';
+import { encodeContinueToken } from '../machinery/continueToken';
 import { errors } from '../machinery/errors';
 import { CompactedError, FutureRevisionError } from '../etcd/storage';
 import type { SelectionPredicate } from './predicate';
@@ -12,7 +12,8 @@ export type ListSource =
   | { kind: 'latest' }
   | { kind: 'notOlderThan'; rv: number }
   | { kind: 'exact'; rv: number }
-  | { kind: 'continue'; token: string };
+  /** rv ≤ 0: continue at the latest revision (token from a 410). start is prefix-relative. */
+  | { kind: 'continue'; rv: number; start: string };
 
 export interface ListRequest {
   /** Namespace to list ('' = all namespaces, or cluster-scoped). */
@@ -48,9 +49,8 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
   let fromToken = false;
   const src = req.source;
   if (src.kind === 'continue') {
-    const tok = decodeContinueToken(src.token);
-    revision = tok.rv > 0 ? tok.rv : 0;
-    startKey = prefix + tok.start;
+    revision = src.rv > 0 ? src.rv : 0;
+    startKey = prefix + src.start;
     fromToken = true;
   } else if (src.kind === 'exact') {
     await waitForRevision(store, src.rv);

@@ -3,11 +3,11 @@ import type { ApiObject } from '../api';
 
 export interface LabelMatcher {
   matches(labels: Record<string, string>): boolean;
-  readonly empty: boolean;
+  isEmpty(): boolean;
 }
 export interface FieldMatcher {
   matches(fields: Record<string, string>): boolean;
-  readonly empty: boolean;
+  isEmpty(): boolean;
 }
 
 export interface SelectionPredicate {
@@ -23,8 +23,8 @@ export function selectionPredicate(
   field: FieldMatcher | undefined,
   fieldsOf: (obj: ApiObject) => Record<string, string>,
 ): SelectionPredicate {
-  const l = label && !label.empty ? label : undefined;
-  const f = field && !field.empty ? field : undefined;
+  const l = label && !label.isEmpty() ? label : undefined;
+  const f = field && !field.isEmpty() ? field : undefined;
   if (!l && !f) return everything;
   return {
     everything: false,

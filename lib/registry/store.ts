@@ -11,7 +11,7 @@ import { decodeFromStorage, encodeForStorage } from './storageCodec';
 import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
-import { normalizeObject } from './normalize';
+import { normalize } from '../codec/normalize';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -68,7 +68,7 @@ export class GenericStore {
   withTypeMeta(obj: ApiObject): ApiObject {
     const apiVersion = this.resource.group ? `${this.resource.group}/${this.resource.version}` : this.resource.version;
     const { apiVersion: _a, kind: _k, ...rest } = obj;
-    return normalizeObject({ apiVersion, kind: this.resource.kind, ...rest }, this.resource.schema);
+    return normalize({ apiVersion, kind: this.resource.kind, ...rest }, this.resource.schema);
   }
 
   decode(kv: KeyValue): ApiObject {

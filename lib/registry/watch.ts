@@ -22,6 +22,8 @@ export interface WatchRequest {
   name?: string;
   /** Start after this revision; undefined = send initial state first (RV unset or "0"). */
   afterRevision?: number;
+  /** No initial state: only changes after the current revision. */
+  startNow?: boolean;
   /** With initial state: the minimum revision the state must reflect (RV unset → current). */
   initialMinRevision?: number;
   predicate: SelectionPredicate;
@@ -44,7 +46,9 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
   let startRevision: number;
   const initial: ApiWatchEvent[] = [];
 
-  if (req.afterRevision === undefined) {
+  if (req.startNow) {
+    startRevision = (await store.storage.currentRevision()) + 1;
+  } else if (req.afterRevision === undefined) {
     if (req.initialMinRevision) await waitForRevision(store, req.initialMinRevision);
     const list = isPrefix ? await store.storage.list(prefix) : await singleKey(store, prefix);
     for (const kv of list.kvs) {

@@ -1,4 +1,5 @@
 // DELETE of one object: the registry decides between marking (finalizers) and removing.
+import type { ApiObject } from '../../api';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
 import { readDeleteOptions } from './deleteOptions';
@@ -9,6 +10,6 @@ export async function handleDelete(h: HandlerContext): Promise<void> {
   h.dryRun = opts.dryRunAll;
   const { body, deleted } = await store.delete(h.requestContext(opts.dryRunAll), h.info.name, opts);
   const code = !deleted && opts.orphanDependents === false ? 202 : 200;
-  const out = body.kind === 'Status' ? body : store.withTypeMeta(body);
+  const out = body.kind === 'Status' ? body : store.withTypeMeta(body as ApiObject);
   writeObject(h.req, h.res, code, out, h.output, { compression: false, warnings: h.warnings });
 }

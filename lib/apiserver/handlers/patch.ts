@@ -3,11 +3,11 @@
 import type { ApiObject } from '../../api';
 import { errors } from '../../machinery/errors';
 import { fieldErr } from '../../machinery/fieldErrors';
-import { applyJsonPatch } from '../../machinery/jsonPatch';
-import { applyMergePatch } from '../../machinery/mergePatch';
+import { applyJsonPatch, decodeJsonPatch } from '../../machinery/jsonPatch';
+import { applyMergePatch, decodeMergePatch } from '../../machinery/mergePatch';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
-import { revalidateObject, parseJsonBody } from './body';
+import { revalidateObject } from './body';
 import { invalidOptions, parseWriteOptions } from './writeOptions';
 
 const patchTypes = ['application/json-patch+json', 'application/merge-patch+json'] as const;
@@ -25,20 +25,13 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
   h.dryRun = opts.dryRun;
   const type = patchTypeOf(h);
   if (opts.force !== undefined) invalidOptions('PatchOptions', [fieldErr.forbidden('force', 'may not be specified for non-apply patch')]);
-  const patch = parseJsonBody(await h.readBody());
-  if (type === 'application/json-patch+json' && !Array.isArray(patch)) {
-    throw errors.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  }
-  if (type === 'application/merge-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
-    throw errors.badRequest('json: cannot unmarshal into a merge patch: the patch must be a JSON object');
-  }
+  const body = await h.readBody();
+  const decoded = type === 'application/json-patch+json' ? decodeJsonPatch(body, opts.fieldValidation) : undefined;
+  const mergePatch = type === 'application/merge-patch+json' ? decodeMergePatch(body, opts.fieldValidation) : undefined;
 
   const apply = (current: ApiObject | null): ApiObject => {
     if (!current) throw errors.notFound(store.groupResource, h.info.name);
-    const patched =
-      type === 'application/json-patch+json'
-        ? applyJsonPatch(current, patch as unknown[])
-        : applyMergePatch(current, patch as Record<string, unknown>);
+    const patched = decoded ? applyJsonPatch(current, decoded.operations) : applyMergePatch(current, mergePatch);
     if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
       throw errors.badRequest('the patched object is not a JSON object');
     }

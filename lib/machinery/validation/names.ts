@@ -15,6 +15,11 @@ export const dns1123SubdomainMaxLength = 253;
 export const qualifiedNameMaxLength = 63;
 export const labelValueMaxLength = 63;
 
+/** Go's len(): UTF-8 bytes, which differs from .length for non-ASCII text. */
+function byteLen(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
 function maxLenError(n: number): string {
   return `must be no more than ${n} characters`;
 }
@@ -31,7 +36,7 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
 
 export function isDNS1123Label(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
+  if (byteLen(value) > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
   if (!dns1123LabelRe.test(value)) {
     errs.push(
       regexError(
@@ -47,7 +52,7 @@ export function isDNS1123Label(value: string): string[] {
 
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (byteLen(value) > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
   if (!dns1123SubdomainRe.test(value)) {
     errs.push(
       regexError(
@@ -84,8 +89,9 @@ export function isQualifiedName(value: string): string[] {
     ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > qualifiedNameMaxLength) errs.push(`name part ${maxLenError(qualifiedNameMaxLength)}`);
-  if (name.length > 0 && !qualifiedNameRe.test(name)) {
+  else if (byteLen(name) > qualifiedNameMaxLength) errs.push(`name part ${maxLenError(qualifiedNameMaxLength)}`);
+  // Upstream checks the pattern even for an empty name part (two messages then).
+  if (!qualifiedNameRe.test(name)) {
     errs.push(
       `name part ${regexError(
         "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
@@ -101,7 +107,7 @@ export function isQualifiedName(value: string): string[] {
 
 export function isValidLabelValue(value: string): string[] {
   const errs: string[] = [];
-  if (value.length > labelValueMaxLength) errs.push(maxLenError(labelValueMaxLength));
+  if (byteLen(value) > labelValueMaxLength) errs.push(maxLenError(labelValueMaxLength));
   if (!labelValueRe.test(value)) {
     errs.push(
       regexError(

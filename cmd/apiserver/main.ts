@@ -1,0 +1,160 @@
+// svc-apiserver: flags → storage → registry → HTTPS. Graceful shutdown on SIGINT/SIGTERM.
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import pino from 'pino';
+import { apiVersionOf } from '../../lib/api';
+import { namespaceLifecycle } from '../../lib/admission';
+import { createApiServer, ApiServer } from '../../lib/apiserver/server';
+import { unionAuthenticator, x509Authenticator } from '../../lib/auth';
+import { Etcd3Storage, MemoryStorage, startCompactor, Storage } from '../../lib/etcd';
+import { builtinStrategies } from '../../lib/registry/builtin';
+import { createStores, namespaceLookup } from '../../lib/registry/stores';
+import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
+import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
+import { FlagError, parseFlags, usage } from '../flagSet';
+import { apiserverFlags, toOptions, ApiServerOptions } from './options';
+
+const program = 'svc-apiserver';
+
+export async function main(argv: string[]): Promise<void> {
+  let opts: ApiServerOptions;
+  try {
+    const { values, help } = parseFlags(argv, apiserverFlags);
+    if (help) {
+      process.stdout.write(`${program} serves the svc API (CertificateSigningRequests, ServiceAccounts, Namespaces) from etcd.\n\n${usage(program, apiserverFlags)}`);
+      return;
+    }
+    const gvs = [...new Set(builtinStrategies.map((s) => apiVersionOf(s.resource)))];
+    opts = toOptions(values, gvs);
+  } catch (e) {
+    if (e instanceof FlagError) {
+      process.stderr.write(`Error: ${e.message}\nRun '${program} --help' for usage.\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw e;
+  }
+  try {
+    const server = await start(opts);
+    const stop = (): void => {
+      void server.shutdown().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } catch (e) {
+    process.stderr.write(`Error: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+export interface RunningApiServer {
+  server: ApiServer;
+  address: AddressInfo;
+  shutdown(): Promise<void>;
+}
+
+export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
+  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' });
+
+  // TLS material: given files, or a PKI generated once under --cert-dir.
+  let tlsCertFile = opts.tlsCertFile;
+  let tlsKeyFile = opts.tlsPrivateKeyFile;
+  let clientCAFile = opts.clientCAFile;
+  let generated: Awaited<ReturnType<typeof ensureCertDir>> | undefined;
+  if (!tlsCertFile) {
+    generated = await ensureCertDir(opts.certDir);
+    tlsCertFile = generated.tlsCertFile;
+    tlsKeyFile = generated.tlsKeyFile;
+    clientCAFile ||= generated.caCertFile;
+  }
+  const tls = await loadTLSFiles({ clientCAFile: clientCAFile || undefined, tlsCertFile, tlsKeyFile });
+
+  let metricsHook: ((op: string, key: string, s: number) => void) | undefined;
+  const storage: Storage & { compact(rev: number): Promise<void> } =
+    opts.storageBackend === 'memory'
+      ? new MemoryStorage()
+      : new Etcd3Storage({ endpoints: opts.etcdServers, observe: (op, key, s) => metricsHook?.(op, key, s) });
+  const compactor = startCompactor(storage as unknown as Parameters<typeof startCompactor>[0], {
+    intervalMs: opts.etcdCompactionIntervalMs,
+    onCompacted: (revision) => log.info({ revision }, 'compacted etcd history'),
+    onError: (err) => log.warn({ err: err.message }, 'compaction round failed'),
+  });
+
+  // Validating admission: namespace lifecycle, reading namespaces through their own store.
+  let lifecycle: ReturnType<typeof namespaceLifecycle> | undefined;
+  const stores = createStores(storage, builtinStrategies, opts.etcdPrefix, async (_ctx, operation, obj, _old, store) => {
+    await lifecycle?.({ operation, namespaced: store.resource.namespaced, resource: store.groupResource, obj });
+  });
+  lifecycle = namespaceLifecycle(namespaceLookup(stores));
+  const namespaces = stores.find((s) => s.resource.resource === 'namespaces');
+
+  const server = createApiServer({
+    stores,
+    authenticator: unionAuthenticator([x509Authenticator()], { anonymous: opts.anonymousAuth }),
+    anonymousEnabled: opts.anonymousAuth,
+    features: opts.features,
+    log,
+    maxRequestBodyBytes: opts.maxRequestBytes,
+    serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
+    storageHealth: async () => {
+      try {
+        await storage.currentRevision();
+        return null;
+      } catch (e) {
+        return (e as Error).message;
+      }
+    },
+    postStartHooks: namespaces ? [{ name: 'start-system-namespaces-controller', run: () => ensureSystemNamespaces(namespaces) }] : [],
+  });
+  metricsHook = (op, key, s) => server.metrics.observeEtcd(op, key, s);
+
+  const httpsServer = https.createServer(
+    {
+      cert: tls.cert,
+      key: tls.key,
+      ca: tls.ca,
+      requestCert: true,
+      rejectUnauthorized: false,
+      minVersion: 'TLSv1.2',
+    },
+    server.handler,
+  );
+  httpsServer.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    httpsServer.once('error', reject);
+    httpsServer.listen(opts.securePort, opts.bindAddress, () => resolve());
+  });
+  const address = httpsServer.address() as AddressInfo;
+  log.info({ address: `https://${address.address}:${address.port}` }, 'serving securely');
+
+  await server.startHooks();
+
+  if (opts.writeKubeconfig) {
+    if (!generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
+    const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+    await writeKubeconfig(opts.writeKubeconfig, {
+      server: `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+      caFile: generated.caCertFile,
+      clientCertFile: generated.adminCertFile,
+      clientKeyFile: generated.adminKeyFile,
+      user: 'admin',
+    });
+    log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
+  }
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (): Promise<void> =>
+    (stopping ??= (async () => {
+      log.info('shutting down');
+      server.beginShutdown();
+      compactor.stop();
+      await new Promise<void>((resolve) => {
+        httpsServer.close(() => resolve());
+        httpsServer.closeAllConnections();
+      });
+      await server.close();
+      await storage.close();
+    })());
+  return { server, address, shutdown };
+}

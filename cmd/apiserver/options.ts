@@ -1,0 +1,103 @@
+// svc-apiserver's flags, named as kube-apiserver's (DESIGN.md §2.12).
+import { FeatureGates } from '../../lib/api/featureGates';
+import { FlagError, FlagSpec, FlagValues } from '../flagSet';
+
+export const apiserverFlags: readonly FlagSpec[] = [
+  { name: 'etcd-servers', type: 'stringSlice', default: ['http://127.0.0.1:2379'], help: 'List of etcd servers to connect with (scheme://ip:port), comma separated.' },
+  { name: 'etcd-prefix', type: 'string', default: '/registry', help: 'The prefix to prepend to all resource paths in etcd.' },
+  { name: 'storage-backend', type: 'string', default: 'etcd3', help: "The storage backend for persistence. Options: 'etcd3' (default), 'memory' (in-process, for tests and throwaway servers)." },
+  { name: 'etcd-compaction-interval', type: 'duration', default: 300_000, help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
+  { name: 'bind-address', type: 'string', default: '0.0.0.0', help: 'The IP address on which to listen for the --secure-port port.' },
+  { name: 'secure-port', type: 'int', default: 6443, help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
+  { name: 'cert-dir', type: 'string', default: 'data/pki', help: 'The directory where the TLS certs are located. Generated there (cluster CA, serving and admin certificates) when --tls-cert-file and --tls-private-key-file are not given.' },
+  { name: 'client-ca-file', type: 'string', default: '', help: 'Any request presenting a client certificate signed by one of the authorities in this file is authenticated with the CommonName as user and the Organizations as groups.' },
+  { name: 'tls-cert-file', type: 'string', default: '', help: 'File containing the default x509 certificate for HTTPS.' },
+  { name: 'tls-private-key-file', type: 'string', default: '', help: 'File containing the default x509 private key matching --tls-cert-file.' },
+  { name: 'write-kubeconfig', type: 'string', default: '', help: 'Write an admin kubeconfig to this path (needs the generated --cert-dir PKI).' },
+  { name: 'anonymous-auth', type: 'bool', default: true, help: 'Enables anonymous requests to the secure port. Anonymous requests have a username of system:anonymous and a group of system:unauthenticated.' },
+  { name: 'feature-gates', type: 'string', default: '', help: 'A set of key=value pairs that describe feature gates for alpha/experimental features.' },
+  { name: 'runtime-config', type: 'string', default: '', help: 'A set of key=value pairs that enable or disable built-in APIs (e.g. certificates.svc.io/v1=true, api/all=false).' },
+  { name: 'max-request-bytes', type: 'int', default: 3 * 1024 * 1024, help: 'The largest request body accepted, in bytes.' },
+  { name: 'v', type: 'int', default: 0, help: 'Log verbosity: 0 logs requests at info, 4 and above adds debug output.' },
+];
+
+export interface ApiServerOptions {
+  etcdServers: string[];
+  etcdPrefix: string;
+  storageBackend: 'etcd3' | 'memory';
+  etcdCompactionIntervalMs: number;
+  bindAddress: string;
+  securePort: number;
+  certDir: string;
+  clientCAFile: string;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  writeKubeconfig: string;
+  anonymousAuth: boolean;
+  features: FeatureGates;
+  runtimeConfig: Map<string, boolean>;
+  maxRequestBytes: number;
+  verbosity: number;
+}
+
+/** --runtime-config: comma-separated <group/version[/resource]|api/all|api/ga…>[=bool]. */
+export function parseRuntimeConfig(spec: string, knownGroupVersions: readonly string[]): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  const special = new Set(['api/all', 'api/ga', 'api/beta', 'api/alpha', 'api/legacy']);
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq);
+    const raw = eq < 0 ? 'true' : part.slice(eq + 1);
+    if (raw !== 'true' && raw !== 'false') throw new FlagError(`invalid value of ${key}: ${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
+    const gv = key.split('/').length === 3 ? key.split('/').slice(0, 2).join('/') : key;
+    const normalized = gv === 'api/v1' ? 'v1' : gv;
+    if (!special.has(key) && !knownGroupVersions.includes(normalized)) {
+      throw new FlagError(`runtime-config invalid key ${key}: no such group version is served`);
+    }
+    out.set(key, raw === 'true');
+  }
+  return out;
+}
+
+export function toOptions(v: FlagValues, knownGroupVersions: readonly string[]): ApiServerOptions {
+  const backend = String(v['storage-backend']);
+  if (backend !== 'etcd3' && backend !== 'memory') {
+    throw new FlagError(`invalid --storage-backend ${JSON.stringify(backend)}: must be one of "etcd3", "memory"`);
+  }
+  const port = Number(v['secure-port']);
+  if (port < 0 || port > 65535) throw new FlagError(`--secure-port ${port} must be between 0 and 65535, inclusive`);
+  const servers = v['etcd-servers'] as string[];
+  if (backend === 'etcd3') {
+    if (servers.length === 0) throw new FlagError('--etcd-servers must be specified');
+    for (const s of servers) {
+      if (!/^https?:\/\/[^/]+$/.test(s)) throw new FlagError(`--etcd-servers: invalid URL ${JSON.stringify(s)} (want scheme://host:port)`);
+    }
+  }
+  const tlsCert = String(v['tls-cert-file']);
+  const tlsKey = String(v['tls-private-key-file']);
+  if (!!tlsCert !== !!tlsKey) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  let features: FeatureGates;
+  try {
+    features = FeatureGates.parse(String(v['feature-gates']));
+  } catch (e) {
+    throw new FlagError(`invalid argument ${JSON.stringify(v['feature-gates'])} for "--feature-gates" flag: ${(e as Error).message}`);
+  }
+  return {
+    etcdServers: servers,
+    etcdPrefix: String(v['etcd-prefix']),
+    storageBackend: backend,
+    etcdCompactionIntervalMs: Number(v['etcd-compaction-interval']),
+    bindAddress: String(v['bind-address']),
+    securePort: port,
+    certDir: String(v['cert-dir']),
+    clientCAFile: String(v['client-ca-file']),
+    tlsCertFile: tlsCert,
+    tlsPrivateKeyFile: tlsKey,
+    writeKubeconfig: String(v['write-kubeconfig']),
+    anonymousAuth: Boolean(v['anonymous-auth']),
+    features,
+    runtimeConfig: parseRuntimeConfig(String(v['runtime-config']), knownGroupVersions),
+    maxRequestBytes: Number(v['max-request-bytes']),
+    verbosity: Number(v.v),
+  };
+}

@@ -1,0 +1,2 @@
+export { namespaceLifecycle } from './namespaceLifecycle';
+export type { NamespaceLifecycleInput, NamespaceLookup } from './namespaceLifecycle';

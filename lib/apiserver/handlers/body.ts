@@ -1,0 +1,47 @@
+// Request bodies through lib/codec: decoding with fieldValidation, warnings collected for the
+// Warning header. Patched objects are re-decoded the same way so unknown fields from a patch
+// obey fieldValidation too.
+import type { ApiObject, ObjectSchema, ResourceInfo } from '../../api';
+import { groups } from '../../api/product';
+import { decode, FieldValidation } from '../../codec';
+import type { HandlerContext } from '../handlerContext';
+
+function gvkOf(info: ResourceInfo): { group: string; version: string; kind: string } {
+  return { group: info.group, version: info.version, kind: info.kind };
+}
+
+export async function decodeRequestBody(h: HandlerContext, info: ResourceInfo, fieldValidation: FieldValidation): Promise<ApiObject> {
+  const body = await h.readBody();
+  const { object, warnings } = decode(body, {
+    contentType: h.req.headers['content-type'],
+    schema: info.schema,
+    gvk: gvkOf(info),
+    fieldValidation,
+  });
+  h.warnings.push(...warnings);
+  return object;
+}
+
+/** A patched object is validated like a PUT body of the same content. */
+export function revalidateObject(h: HandlerContext, info: ResourceInfo, obj: ApiObject, fieldValidation: FieldValidation): ApiObject {
+  const { object, warnings } = decode(Buffer.from(JSON.stringify(obj)), {
+    contentType: 'application/json',
+    schema: info.schema,
+    gvk: gvkOf(info),
+    fieldValidation,
+  });
+  for (const w of warnings) if (!h.warnings.includes(w)) h.warnings.push(w);
+  return object;
+}
+
+/** DeleteOptions bodies: meta.svc.io/v1, or any served group version as upstream accepts. */
+export function decodeOptionsBody(h: HandlerContext, body: Buffer, schema: ObjectSchema): ApiObject {
+  const { object } = decode(body, {
+    contentType: h.req.headers['content-type'],
+    schema,
+    gvk: { group: groups.meta, version: 'v1', kind: 'DeleteOptions' },
+    fieldValidation: 'Ignore',
+    acceptsGroupVersion: () => true,
+  });
+  return object;
+}

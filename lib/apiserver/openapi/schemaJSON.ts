@@ -1,0 +1,92 @@
+// OpenAPI schema objects for the schema language: one definition per ObjectSchema (named
+// by its definition name), fields as properties with the x-kubernetes-* extensions
+// (list type, map keys, map type, patch strategy and merge key) that clients such as
+// kubectl read for strategic merge and apply.
+import { openapiExtensions as X } from '../../api/product';
+import type { FieldSchema, ObjectSchema } from '../../api/schema';
+import type { GVK } from './routes';
+
+export type Flavor = 'v2' | 'v3';
+export type JSONObject = { [k: string]: unknown };
+
+export function refTo(name: string, flavor: Flavor): string {
+  // JSON-pointer escaping of the name (EscapeJsonPointer).
+  const escaped = name.replace(/~/g, '~0').replace(/\//g, '~1');
+  return flavor === 'v2' ? `#/definitions/${escaped}` : `#/components/schemas/${escaped}`;
+}
+
+/** A $ref with sibling keywords: v2 keeps them side by side, v3 wraps the ref in allOf. */
+function withRef(name: string, siblings: JSONObject, flavor: Flavor): JSONObject {
+  if (Object.keys(siblings).length === 0) return { $ref: refTo(name, flavor) };
+  if (flavor === 'v2') return { $ref: refTo(name, flavor), ...siblings };
+  return { allOf: [{ $ref: refTo(name, flavor) }], ...siblings };
+}
+
+function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
+  const extra: JSONObject = {};
+  if (top && f.description) extra.description = f.description;
+  switch (f.type) {
+    case 'string': {
+      const o: JSONObject = { ...extra, type: 'string' };
+      if (f.format) o.format = f.format;
+      if (f.enum) o.enum = [...f.enum];
+      return o;
+    }
+    case 'integer':
+      return { ...extra, type: 'integer', format: f.format };
+    case 'boolean':
+      return { ...extra, type: 'boolean' };
+    case 'any':
+      return { ...extra, type: 'object' };
+    case 'object':
+      if (f.mapType) extra[X.mapType] = f.mapType;
+      return withRef(f.ref().name, extra, flavor);
+    case 'map': {
+      const o: JSONObject = { ...extra, type: 'object', additionalProperties: fieldSchema(f.values, flavor, false) };
+      if (f.mapType) o[X.mapType] = f.mapType;
+      return o;
+    }
+    case 'array': {
+      const o: JSONObject = { ...extra, type: 'array', items: fieldSchema(f.items, flavor, false) };
+      if (f.listMapKeys?.length) o[X.listMapKeys] = [...f.listMapKeys];
+      if (f.listType) o[X.listType] = f.listType;
+      if (f.patchMergeKey) o[X.patchMergeKey] = f.patchMergeKey;
+      if (f.patchStrategy) o[X.patchStrategy] = f.patchStrategy;
+      return o;
+    }
+  }
+}
+
+/** The definition of one object schema; `gvks` marks top-level kinds. */
+export function definitionOf(schema: ObjectSchema, flavor: Flavor, gvks: readonly GVK[] = []): JSONObject {
+  const o: JSONObject = {};
+  if (schema.description) o.description = schema.description;
+  o.type = 'object';
+  const names = Object.keys(schema.fields).sort();
+  if (names.length) {
+    const props: JSONObject = {};
+    for (const n of names) props[n] = fieldSchema(schema.fields[n], flavor, true);
+    o.properties = props;
+  }
+  const required = Object.keys(schema.fields).filter((n) => schema.fields[n].required);
+  if (required.length) o.required = required;
+  if (gvks.length) o[X.groupVersionKind] = gvks.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
+  return o;
+}
+
+/** Every object schema reachable from the roots (roots included), by definition name. */
+export function reachableSchemas(roots: Iterable<ObjectSchema>): Map<string, ObjectSchema> {
+  const out = new Map<string, ObjectSchema>();
+  const visitField = (f: FieldSchema): void => {
+    if (f.type === 'object') visit(f.ref());
+    else if (f.type === 'array') visitField(f.items);
+    else if (f.type === 'map') visitField(f.values);
+  };
+  const visit = (s: ObjectSchema): void => {
+    if (out.has(s.name)) return;
+    out.set(s.name, s);
+    for (const f of Object.values(s.fields)) visitField(f);
+  };
+  for (const r of roots) visit(r);
+  return out;
+}

@@ -1,0 +1,100 @@
+// Assembles the HTTP side: express with one dispatch middleware over our route table
+// (DESIGN.md §2b), discovery, OpenAPI, health and metrics. Knows stores, never etcd.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { Logger } from 'pino';
+import type { FeatureGates } from '../api/featureGates';
+import type { Authenticator } from '../auth';
+import type { GenericStore } from '../registry/store';
+import { createDiscovery, versionInfo } from './discovery';
+import { createDispatcher } from './dispatch';
+import { HealthRegistry, registerDefaultChecks, DefaultChecks, HealthCheckFn } from './health';
+import { ApiServerMetrics } from './metrics';
+import { nonResourceHandler } from './nonResource';
+import { createOpenAPIHandler } from './openapi';
+import { ResourceTable } from './resourceTable';
+
+export interface PostStartHook {
+  name: string;
+  run(): Promise<void>;
+}
+
+export interface ApiServerConfig {
+  stores: readonly GenericStore[];
+  authenticator: Authenticator;
+  anonymousEnabled: boolean;
+  features: FeatureGates;
+  log: Logger;
+  maxRequestBodyBytes: number;
+  /** host:port for /api's serverAddressByClientCIDRs. */
+  serverAddress: string;
+  /** Storage reachability for the etcd health checks: null/undefined = ok, else a reason. */
+  storageHealth: HealthCheckFn;
+  postStartHooks?: readonly PostStartHook[];
+}
+
+export interface ApiServer {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  metrics: ApiServerMetrics;
+  /** Runs post-start hooks; their health checks pass once each finishes. */
+  startHooks(): Promise<void>;
+  beginShutdown(): void;
+  close(): Promise<void>;
+}
+
+export function createApiServer(cfg: ApiServerConfig): ApiServer {
+  const table = new ResourceTable(cfg.stores.map((store) => ({ info: store.resource, store })));
+  const metrics = new ApiServerMetrics({
+    storageObjectCounts: async () => {
+      const out: Record<string, number> = {};
+      for (const s of cfg.stores) {
+        const r = await s.storage.list(s.keys.root, { limit: 1 });
+        out[s.resource.group ? `${s.resource.resource}.${s.resource.group}` : s.resource.resource] = r.count;
+      }
+      return out;
+    },
+  });
+  const health = new HealthRegistry({ onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
+  const defaults: DefaultChecks = registerDefaultChecks(health, { etcd: cfg.storageHealth });
+  const hooks = (cfg.postStartHooks ?? []).map((h) => ({ hook: h, check: defaults.addPostStartHook(h.name) }));
+
+  const openapi = createOpenAPIHandler(table.infos);
+  const dispatch = createDispatcher({
+    resources: table,
+    authenticator: cfg.authenticator,
+    anonymousEnabled: cfg.anonymousEnabled,
+    nonResource: nonResourceHandler({
+      health,
+      discovery: createDiscovery(table.infos, { serverAddress: cfg.serverAddress }),
+      version: versionInfo(),
+      openapi: (path, query, headers) => openapi(path, query, headers) ?? null,
+      metrics,
+    }),
+    metrics,
+    features: cfg.features,
+    log: cfg.log,
+    maxRequestBodyBytes: cfg.maxRequestBodyBytes,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use((req, res) => dispatch(req, res));
+
+  return {
+    handler: app,
+    metrics,
+    async startHooks(): Promise<void> {
+      await Promise.all(
+        hooks.map(async ({ hook, check }) => {
+          await hook.run();
+          check.complete();
+        }),
+      );
+    },
+    beginShutdown: () => defaults.beginShutdown(),
+    async close(): Promise<void> {
+      metrics.registry.clear();
+    },
+  };
+}

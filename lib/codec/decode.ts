@@ -1,0 +1,134 @@
+// Request body decoding for create/update (upstream: the json/yaml serializer in strict or
+// non-strict mode, wrapped by the handlers' transformDecodeError). Every failure is a 400
+// BadRequest with upstream's message; unknown and duplicate fields follow fieldValidation.
+import type { ApiObject } from '../api/meta';
+import { protobufMediaType } from '../api/product';
+import type { ObjectSchema } from '../api/schema';
+import { ApiError, errors } from '../machinery/errors';
+import { decodeTree } from './decodeTree';
+import { goQuote } from './goText';
+import { GroupVersionKind, groupVersionString, interpretKind, InterpretError, withDefaults } from './interpret';
+import { JNode, JSONSyntaxError, parseJSON } from './jsonTree';
+import { mediaTypeOf } from './mediaType';
+import { parseYAML, YAMLSyntaxError } from './yamlTree';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export interface DecodeOptions {
+  /** Content-Type header (parameters allowed); absent or empty means JSON. */
+  contentType?: string;
+  /** Schema of the endpoint's kind. */
+  schema: ObjectSchema;
+  /** The kind the endpoint decodes into; a body without apiVersion/kind gets these. */
+  gvk: GroupVersionKind;
+  /** Default Warn, as upstream. */
+  fieldValidation?: FieldValidation;
+  /** Group-versions the endpoint accepts (default: exactly gvk's). */
+  acceptsGroupVersion?: (gv: { group: string; version: string }) => boolean;
+}
+
+export interface DecodeResult {
+  /** The decoded object with apiVersion and kind set; unknown fields dropped. */
+  object: ApiObject;
+  /** Warning texts (Warn only), one per Warning header: `unknown field "spec.foo"`. */
+  warnings: string[];
+}
+
+/** Media types a create/update body may have, as listed in upstream's 415 message. */
+export const bodyMediaTypes = ['application/json', 'application/yaml', protobufMediaType] as const;
+
+/** Scheme name upstream prints in "no kind is registered" errors. */
+const schemeName = 'pkg/api/legacyscheme/scheme.go:30';
+
+/** summarizeData(body, 30) of the apiserver's handlers. */
+function summarize(body: Uint8Array): string {
+  const max = 30;
+  if (body.length === 0) return '<empty>';
+  const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body[0] === 0x7b) return body.length > max ? `${buf.subarray(0, max).toString('utf8')} ...` : buf.toString('utf8');
+  return body.length > max ? `${buf.subarray(0, max).toString('hex')} ...` : buf.toString('hex');
+}
+
+function unrecognized(kind: string, message: string, body: Uint8Array): ApiError {
+  return errors.badRequest(`the object provided is unrecognized (must be of type ${kind}): ${message} (${summarize(body)})`);
+}
+
+/** Upstream's addStrictDecodingWarnings: YAML error lists become one warning per line. */
+function warningsOf(strict: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const e of strict) {
+    let text = e;
+    for (const prefix of ['yaml: unmarshal errors:\n', 'error converting YAML to JSON: yaml: unmarshal errors:\n']) {
+      if (text.startsWith(prefix)) {
+        text = text.slice(prefix.length);
+        break;
+      }
+    }
+    for (const line of text.split('\n')) out.push(line.trim());
+  }
+  return out;
+}
+
+/** Decodes a create/update body; throws ApiError (400/415) as upstream would. */
+export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
+  const validation = opts.fieldValidation ?? 'Warn';
+  const strict = validation !== 'Ignore';
+  const expected = opts.gvk;
+  const { mediaType } = mediaTypeOf(opts.contentType);
+
+  let root: JNode;
+  const strictErrors: string[] = [];
+  if (mediaType === '' || mediaType === 'application/json') {
+    try {
+      root = parseJSON(body);
+    } catch (e) {
+      if (e instanceof JSONSyntaxError) throw unrecognized(expected.kind, `couldn't get version/kind; json parse error: ${e.message}`, body);
+      throw e;
+    }
+  } else if (mediaType === 'application/yaml') {
+    try {
+      const tree = parseYAML(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'), strict);
+      root = tree.root;
+      if (tree.duplicateKeys) strictErrors.push(tree.duplicateKeys);
+    } catch (e) {
+      if (e instanceof YAMLSyntaxError) throw unrecognized(expected.kind, e.message, body);
+      throw e;
+    }
+  } else {
+    throw errors.unsupportedMediaType(bodyMediaTypes.join(', '));
+  }
+
+  let actual: GroupVersionKind;
+  try {
+    actual = withDefaults(interpretKind(root), expected);
+  } catch (e) {
+    if (e instanceof InterpretError) throw unrecognized(expected.kind, e.message, body);
+    throw e;
+  }
+  const cannotHandle = (why: string): ApiError =>
+    errors.badRequest(`${actual.kind} in version ${goQuote(actual.version)} cannot be handled as a ${expected.kind}: ${why}`);
+
+  const acceptsGV = opts.acceptsGroupVersion ?? ((gv) => gv.group === expected.group && gv.version === expected.version);
+  if (!acceptsGV(actual)) {
+    throw errors.badRequest(
+      `the API version in the data (${groupVersionString(actual)}) does not match the expected API version (${groupVersionString(expected)})`,
+    );
+  }
+  if (actual.kind !== expected.kind) {
+    throw cannotHandle(`no kind ${goQuote(actual.kind)} is registered for version ${goQuote(groupVersionString(actual))} in scheme ${goQuote(schemeName)}`);
+  }
+
+  const result = decodeTree(root, opts.schema, { strict });
+  if (result.error !== undefined) throw cannotHandle(result.error);
+  strictErrors.push(...result.strictErrors);
+
+  let warnings: string[] = [];
+  if (strictErrors.length && validation === 'Strict') throw cannotHandle(`strict decoding error: ${strictErrors.join(', ')}`);
+  if (validation === 'Warn') warnings = warningsOf(strictErrors);
+
+  const apiVersion = groupVersionString(actual);
+  const object: ApiObject = { apiVersion, kind: actual.kind, ...result.value };
+  object.apiVersion = apiVersion;
+  object.kind = actual.kind;
+  return { object, warnings };
+}

@@ -1,0 +1,215 @@
+// Schema-driven decoding of a parsed body, following the decoder upstream uses
+// (sigs.k8s.io/json, a fork of Go's encoding/json):
+// - unknown and duplicate fields become strict errors with dotted paths and [i] indexes;
+// - type errors keep only the first one, worded like json.UnmarshalTypeError, whose
+//   Field is the chain of struct field names (no map keys or indexes) and whose Struct
+//   is the innermost struct;
+// - errors returned by custom unmarshalers (metav1.Time) abort at once and win;
+// - a repeated field decodes into the value already there (objects and maps merge).
+import type { FieldSchema, ObjectSchema } from '../api/schema';
+import { Base64Error, decodeGoBase64 } from './goBase64';
+import { formatRFC3339, parseGoRFC3339, TimeParseError } from './goTime';
+import { goQuote } from './goText';
+import { goStructName, goStructType, goTypeOf } from './goTypes';
+import { JNode, setOwn, toPlain } from './jsonTree';
+
+export interface TreeDecodeResult {
+  /** The decoded object (meaningful only when `error` is absent). */
+  value: Record<string, unknown>;
+  /** `unknown field "a.b"`, `duplicate field "c"`: empty unless strict checking was asked for. */
+  strictErrors: string[];
+  /** The decoder's fatal error text (`json: cannot unmarshal …`), when there is one. */
+  error?: string;
+}
+
+export interface TreeDecodeOptions {
+  /** Collect unknown and duplicate field errors (fieldValidation Warn/Strict). */
+  strict: boolean;
+}
+
+/** Upstream caps the accumulated strict errors. */
+const maxStrictErrors = 100;
+
+class Fatal extends Error {}
+
+const KEEP = Symbol('keep');
+const DELETE = Symbol('delete');
+type Outcome = unknown | typeof KEEP | typeof DELETE;
+
+interface Ctx {
+  /** Path used by strict errors: "spec.usages[0].x", "metadata.labels.app". */
+  strict: string;
+  /** Struct field names from the root, for type errors. */
+  fields: readonly string[];
+  /** Name of the innermost struct entered, for type errors. */
+  struct: string;
+}
+
+const childKey = (p: string, k: string): string => (p ? `${p}.${k}` : k);
+
+function jsonKind(n: JNode): string {
+  return n.kind === 'bool' ? 'bool' : n.kind;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const int32Range: [bigint, bigint] = [-(2n ** 31n), 2n ** 31n - 1n];
+const int64Range: [bigint, bigint] = [-(2n ** 63n), 2n ** 63n - 1n];
+
+class TreeDecoder {
+  saved: string | undefined;
+  readonly strictErrors: string[] = [];
+  private readonly seenStrict = new Set<string>();
+
+  constructor(private readonly strict: boolean) {}
+
+  private strictError(kind: 'unknown field' | 'duplicate field', path: string): void {
+    if (!this.strict || this.strictErrors.length >= maxStrictErrors) return;
+    const text = `${kind} ${goQuote(path)}`;
+    if (this.seenStrict.has(text)) return;
+    this.seenStrict.add(text);
+    this.strictErrors.push(text);
+  }
+
+  private typeErrorText(value: string, goType: string, ctx: Ctx): string {
+    if (ctx.struct || ctx.fields.length)
+      return `json: cannot unmarshal ${value} into Go struct field ${ctx.struct}.${ctx.fields.join('.')} of type ${goType}`;
+    return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
+  }
+
+  private typeError(value: string, goType: string, ctx: Ctx): typeof KEEP {
+    this.saved ??= this.typeErrorText(value, goType, ctx);
+    return KEEP;
+  }
+
+  struct(n: Extract<JNode, { kind: 'object' }>, schema: ObjectSchema, into: Record<string, unknown> | undefined, ctx: Ctx): Record<string, unknown> {
+    const out = into ?? {};
+    const seen = new Set<string>();
+    const structName = goStructName(schema);
+    for (const [key, child] of n.entries) {
+      const field = Object.prototype.hasOwnProperty.call(schema.fields, key) ? schema.fields[key] : undefined;
+      if (!field) {
+        this.strictError('unknown field', childKey(ctx.strict, key));
+        continue;
+      }
+      if (seen.has(key)) this.strictError('duplicate field', childKey(ctx.strict, key));
+      seen.add(key);
+      const sub: Ctx = { strict: childKey(ctx.strict, key), fields: [...ctx.fields, key], struct: structName };
+      const r = this.value(child, field, out[key], sub, false);
+      if (r === DELETE) delete out[key];
+      else if (r !== KEEP) out[key] = r;
+    }
+    return out;
+  }
+
+  /** Decodes one value; `element` marks array items and map values, where null means the zero value. */
+  value(n: JNode, f: FieldSchema, existing: unknown, ctx: Ctx, element: boolean): Outcome {
+    if (n.kind === 'null') {
+      if (element) return existing !== undefined ? existing : zeroOf(f);
+      // Go leaves non-pointer scalars and structs alone and nils pointers, slices and maps.
+      if (f.type === 'string' && !f.format) return KEEP;
+      if (f.type === 'object' && f.alwaysEmit) return KEEP;
+      return DELETE;
+    }
+    switch (f.type) {
+      case 'string':
+        if (f.format === 'date-time') return this.time(n, ctx);
+        if (n.kind !== 'string') return this.typeError(jsonKind(n), goTypeOf(f), ctx);
+        if (f.format === 'byte') {
+          try {
+            return decodeGoBase64(n.value).toString('base64');
+          } catch (e) {
+            if (e instanceof Base64Error) {
+              this.saved ??= e.message;
+              return KEEP;
+            }
+            throw e;
+          }
+        }
+        return n.value;
+      case 'integer': {
+        if (n.kind !== 'number') return this.typeError(jsonKind(n), f.format, ctx);
+        if (!/^-?\d+$/.test(n.raw)) return this.typeError(`number ${n.raw}`, f.format, ctx);
+        const big = BigInt(n.raw);
+        const [lo, hi] = f.format === 'int32' ? int32Range : int64Range;
+        if (big < lo || big > hi) return this.typeError(`number ${n.raw}`, f.format, ctx);
+        return Number(big);
+      }
+      case 'boolean':
+        if (n.kind !== 'bool') return this.typeError(jsonKind(n), 'bool', ctx);
+        return n.value;
+      case 'object':
+        if (n.kind !== 'object') return this.typeError(jsonKind(n), goStructType(f.ref()), ctx);
+        return this.struct(n, f.ref(), isPlainObject(existing) ? existing : undefined, ctx);
+      case 'array': {
+        if (n.kind !== 'array') return this.typeError(jsonKind(n), goTypeOf(f), ctx);
+        const prev = Array.isArray(existing) ? existing : [];
+        const out: unknown[] = [];
+        n.items.forEach((item, i) => {
+          const r = this.value(item, f.items, prev[i], { ...ctx, strict: `${ctx.strict}[${i}]` }, true);
+          out.push(r === KEEP || r === DELETE ? (prev[i] !== undefined ? prev[i] : zeroOf(f.items)) : r);
+        });
+        return out;
+      }
+      case 'map': {
+        if (n.kind !== 'object') return this.typeError(jsonKind(n), goTypeOf(f), ctx);
+        const out = isPlainObject(existing) ? existing : {};
+        const seen = new Set<string>();
+        for (const [k, v] of n.entries) {
+          if (seen.has(k)) this.strictError('duplicate field', childKey(ctx.strict, k));
+          seen.add(k);
+          // Each map value starts from zero (Go reuses one zeroed element), so no merging here.
+          const r = this.value(v, f.values, undefined, { ...ctx, strict: childKey(ctx.strict, k) }, true);
+          setOwn(out, k, r === KEEP || r === DELETE ? zeroOf(f.values) : r);
+        }
+        return out;
+      }
+      case 'any':
+        return toPlain(n);
+    }
+  }
+
+  /** metav1.Time.UnmarshalJSON: its errors are returned, not saved, so they abort decoding. */
+  private time(n: JNode, ctx: Ctx): Outcome {
+    if (n.kind !== 'string') throw new Fatal(this.typeErrorText(jsonKind(n), 'string', ctx));
+    try {
+      return formatRFC3339(parseGoRFC3339(n.value));
+    } catch (e) {
+      if (e instanceof TimeParseError) throw new Fatal(e.message);
+      throw e;
+    }
+  }
+}
+
+/** The Go zero value of an element type, as it encodes (nil slices and maps are null). */
+function zeroOf(f: FieldSchema): unknown {
+  switch (f.type) {
+    case 'string':
+      return f.format ? null : '';
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'object':
+      return {};
+    default:
+      return null;
+  }
+}
+
+/** Decodes a parsed document into a plain object shaped by `schema`. */
+export function decodeTree(root: JNode, schema: ObjectSchema, opts: TreeDecodeOptions): TreeDecodeResult {
+  const d = new TreeDecoder(opts.strict);
+  const top: Ctx = { strict: '', fields: [], struct: '' };
+  try {
+    let value: Record<string, unknown> = {};
+    if (root.kind === 'object') value = d.struct(root, schema, undefined, top);
+    else if (root.kind !== 'null') d.value(root, { type: 'object', ref: () => schema }, undefined, top, false);
+    if (d.saved !== undefined) return { value, strictErrors: [], error: d.saved };
+    return { value, strictErrors: d.strictErrors };
+  } catch (e) {
+    if (e instanceof Fatal) return { value: {}, strictErrors: [], error: e.message };
+    throw e;
+  }
+}

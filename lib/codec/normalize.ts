@@ -1,0 +1,160 @@
+// Puts an object into the JSON shape Go's encoding/json gives the upstream type: fields in
+// declaration order, map keys sorted, omitempty applied, unknown fields dropped.
+//
+// Emission rules (the schema has no Go pointer/omitempty flags, so they are inferred):
+// - `alwaysEmit` or `required` fields have no omitempty: always written, an absent one as
+//   its zero value ("" / 0 / false / {} for structs, filled recursively / null for bytes and
+//   times / [] for lists / {} for maps; [] rather than Go's null so empty lists read "items": []).
+// - other fields are omitempty: absent/null, "", [], {} are dropped; a struct that is present
+//   is kept even when empty (Go never omits a struct; an optional one is a pointer).
+// - integers and booleans that are present are kept even when 0/false: optional scalars are
+//   pointers in the API conventions (automountServiceAccountToken: false must survive). The
+//   few non-pointer ones upstream has are listed in `zeroIsEmpty`.
+// - TypeMeta comes out as upstream writes it: kind, then apiVersion.
+import { openapiDefinitionPrefix as P } from '../api/product';
+import type { FieldSchema, ObjectSchema } from '../api/schema';
+import { canonicalTime } from './goTime';
+import { setOwn } from './jsonTree';
+
+/** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
+const zeroIsEmpty = new Set([`${P.meta}.ObjectMeta.generation`, `${P.meta}.Status.code`, `${P.meta}.StatusDetails.retryAfterSeconds`]);
+
+const OMIT = Symbol('omit');
+
+const orderCache = new WeakMap<ObjectSchema, string[]>();
+
+/** Schema field order, with a leading apiVersion/kind pair (TypeMeta) written kind first. */
+export function emissionOrder(schema: ObjectSchema): readonly string[] {
+  let order = orderCache.get(schema);
+  if (!order) {
+    order = Object.keys(schema.fields);
+    const [a, b] = order;
+    const isTypeMeta =
+      order.length >= 2 &&
+      new Set([a, b]).size === 2 &&
+      [a, b].every((n) => (n === 'apiVersion' || n === 'kind') && !schema.fields[n].required);
+    if (isTypeMeta) order = ['kind', 'apiVersion', ...order.slice(2)];
+    orderCache.set(schema, order);
+  }
+  return order;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date);
+
+/** Go sorts map keys by their UTF-8 bytes, i.e. by code point. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i) ?? 0;
+    const y = b.codePointAt(i) ?? 0;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+function timeText(v: unknown): unknown {
+  if (v instanceof Date) return canonicalTime(v.toISOString());
+  if (typeof v === 'string') return canonicalTime(v) ?? v;
+  return v;
+}
+
+function bytesText(v: unknown): unknown {
+  return v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v;
+}
+
+function clonePlain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(clonePlain);
+  if (isPlainObject(v)) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) setOwn(o, k, clonePlain(x));
+    return o;
+  }
+  return v;
+}
+
+function zeroValue(f: FieldSchema): unknown {
+  switch (f.type) {
+    case 'string':
+      return f.format ? null : '';
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'object':
+      return struct({}, f.ref());
+    case 'array':
+      return [];
+    case 'map':
+      return {};
+    case 'any':
+      return null;
+  }
+}
+
+/** A list item or map value: null stays null, everything else is normalized in place. */
+function element(v: unknown, f: FieldSchema): unknown {
+  if (v === null || v === undefined) return null;
+  switch (f.type) {
+    case 'string':
+      if (f.format === 'date-time') return timeText(v);
+      if (f.format === 'byte') return bytesText(v);
+      return v;
+    case 'object':
+      return isPlainObject(v) ? struct(v, f.ref()) : v;
+    case 'array':
+      return Array.isArray(v) ? v.map((x) => element(x, f.items)) : v;
+    case 'map':
+      return isPlainObject(v) ? sortedMap(v, f.values) : v;
+    case 'any':
+      return clonePlain(v);
+    default:
+      return v;
+  }
+}
+
+function sortedMap(v: Record<string, unknown>, values: FieldSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort(compareCodePoints)) setOwn(out, k, element(v[k], values));
+  return out;
+}
+
+function field(v: unknown, f: FieldSchema, emit: boolean, zeroEmpty: boolean): unknown {
+  if (v === undefined || v === null) return emit ? zeroValue(f) : OMIT;
+  switch (f.type) {
+    case 'string': {
+      const t = f.format === 'date-time' ? timeText(v) : f.format === 'byte' ? bytesText(v) : v;
+      return t === '' && !emit ? OMIT : t;
+    }
+    case 'integer':
+    case 'boolean':
+      return zeroEmpty && !emit && (v === 0 || v === false) ? OMIT : v;
+    case 'object':
+      return isPlainObject(v) ? struct(v, f.ref()) : emit ? zeroValue(f) : OMIT;
+    case 'array':
+      if (!Array.isArray(v)) return emit ? zeroValue(f) : OMIT;
+      return v.length === 0 && !emit ? OMIT : v.map((x) => element(x, f.items));
+    case 'map':
+      if (!isPlainObject(v)) return emit ? zeroValue(f) : OMIT;
+      return Object.keys(v).length === 0 && !emit ? OMIT : sortedMap(v, f.values);
+    case 'any':
+      return clonePlain(v);
+  }
+}
+
+function struct(v: Record<string, unknown>, schema: ObjectSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of emissionOrder(schema)) {
+    const f = schema.fields[name];
+    const raw = Object.prototype.hasOwnProperty.call(v, name) ? v[name] : undefined;
+    const r = field(raw, f, Boolean(f.alwaysEmit || f.required), zeroIsEmpty.has(`${schema.name}.${name}`));
+    if (r !== OMIT) out[name] = r;
+  }
+  return out;
+}
+
+/** A new object in the schema's JSON shape (see the rules above). */
+export function normalize<T extends object>(obj: T, schema: ObjectSchema): T {
+  return struct(obj as Record<string, unknown>, schema) as T;
+}

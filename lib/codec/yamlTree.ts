@@ -1,0 +1,111 @@
+// YAML request bodies, read as upstream does (sigs.k8s.io/yaml): the first document is
+// converted to JSON (duplicate keys: the last wins), and a strict pass reports every
+// duplicate key as `line N: key "k" already set in map`. The resolution schema is YAML 1.2
+// core (DESIGN.md §2b: `yes` stays a string) plus `<<` merge keys, which Go's YAML has.
+import { CORE_SCHEMA, constructFromEvents, Event, EVENT_ID, getScalarValue, mergeTag, parseEvents, realMapTag, YAMLException } from 'js-yaml';
+import { goQuote } from './goText';
+import { goFloatText, JNode } from './jsonTree';
+
+const loadSchema = CORE_SCHEMA.withTags(mergeTag, realMapTag);
+
+/** Guards against alias expansion blowing up the converted document. */
+const maxNodes = 5_000_000;
+
+export class YAMLSyntaxError extends Error {}
+
+export interface YAMLTree {
+  root: JNode;
+  /** Go's strict-mode error text (`yaml: unmarshal errors:\n  line …`), if any key repeats. */
+  duplicateKeys?: string;
+}
+
+function lineOf(src: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < src.length; i++) if (src.charCodeAt(i) === 0x0a) line++;
+  return line;
+}
+
+/** Walks the first document's events and lists repeated mapping keys with their lines. */
+function findDuplicateKeys(src: string, events: readonly Event[]): string[] {
+  type Frame = { mapping: boolean; atKey: boolean; seen: Set<string> };
+  const out: string[] = [];
+  const stack: Frame[] = [];
+  let docs = 0;
+  const consumed = (): void => {
+    const top = stack[stack.length - 1];
+    if (top?.mapping) top.atKey = !top.atKey;
+  };
+  for (const ev of events) {
+    switch (ev.type) {
+      case EVENT_ID.DOCUMENT:
+        if (docs++ > 0) return out;
+        stack.push({ mapping: false, atKey: false, seen: new Set() });
+        break;
+      case EVENT_ID.MAPPING:
+      case EVENT_ID.SEQUENCE:
+        stack.push({ mapping: ev.type === EVENT_ID.MAPPING, atKey: true, seen: new Set() });
+        break;
+      case EVENT_ID.POP:
+        stack.pop();
+        consumed();
+        break;
+      case EVENT_ID.SCALAR: {
+        const top = stack[stack.length - 1];
+        if (top?.mapping && top.atKey) {
+          const key = getScalarValue(src, ev);
+          if (key !== '<<' && top.seen.has(key)) out.push(`line ${lineOf(src, ev.valueStart)}: key ${goQuote(key)} already set in map`);
+          top.seen.add(key);
+        }
+        consumed();
+        break;
+      }
+      case EVENT_ID.ALIAS:
+        consumed();
+        break;
+    }
+  }
+  return out;
+}
+
+function toNode(v: unknown, budget: { n: number }): JNode {
+  if (--budget.n < 0) throw new YAMLSyntaxError('yaml: document contains excessive aliasing');
+  if (v === null || v === undefined) return { kind: 'null' };
+  if (typeof v === 'string') return { kind: 'string', value: v };
+  if (typeof v === 'boolean') return { kind: 'bool', value: v };
+  if (typeof v === 'number') {
+    // Go's JSON encoder refuses these while converting the YAML to JSON.
+    if (!Number.isFinite(v)) throw new YAMLSyntaxError(`json: unsupported value: ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}`);
+    return { kind: 'number', raw: goFloatText(v) };
+  }
+  if (Array.isArray(v)) return { kind: 'array', items: v.map((x) => toNode(x, budget)) };
+  if (v instanceof Map) {
+    const entries: Array<[string, JNode]> = [];
+    for (const [k, x] of v) {
+      if (k !== null && typeof k === 'object') throw new YAMLSyntaxError(`json: unsupported type: map[interface {}]interface {}`);
+      entries.push([typeof k === 'number' ? goFloatText(k) : String(k), toNode(x, budget)]);
+    }
+    return { kind: 'object', entries };
+  }
+  return { kind: 'string', value: String(v) };
+}
+
+/** Parses a YAML body; throws YAMLSyntaxError with upstream-style text (`yaml: line N: …`). */
+export function parseYAML(text: string, strict: boolean): YAMLTree {
+  let events: Event[];
+  let docs: unknown[];
+  try {
+    events = parseEvents(text, { maxDepth: 1000 });
+    docs = constructFromEvents(events, { source: text, schema: loadSchema, json: true });
+  } catch (e) {
+    if (e instanceof YAMLException) {
+      const line = e.mark ? `line ${e.mark.line + 1}: ` : '';
+      throw new YAMLSyntaxError(`yaml: ${line}${e.reason}`);
+    }
+    throw e;
+  }
+  // An empty document is null, which decodes to an empty object.
+  const root = docs.length ? toNode(docs[0], { n: maxNodes }) : ({ kind: 'null' } as const);
+  if (!strict) return { root };
+  const dups = findDuplicateKeys(text, events);
+  return dups.length ? { root, duplicateKeys: `yaml: unmarshal errors:\n  ${dups.join('\n  ')}` } : { root };
+}

@@ -1,0 +1,197 @@
+// Starts a throwaway single-member etcd on free 127.0.0.1 ports for tests (unit and e2e).
+// The data dir lives on tmpfs when there is one: fsync there is free, so tests stay fast.
+import { ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+export interface EtcdServer {
+  /** Client URL, e.g. http://127.0.0.1:41234. */
+  endpoint: string;
+  dataDir: string;
+  /** SIGTERM, wait for exit, remove the data dir. Idempotent. */
+  stop(): Promise<void>;
+  /** SIGKILL, wait for exit; the data dir stays (restart() brings it back). */
+  kill(): Promise<void>;
+  /** Starts again on the same data dir and ports (stops it first if running); resolves when healthy. */
+  restart(): Promise<void>;
+}
+
+export interface StartEtcdOptions {
+  /** etcd binary; default $ETCD_BIN, /usr/bin/etcd, then `etcd` on PATH. */
+  binary?: string;
+  /** Parent directory of the data dir; default /dev/shm when writable, else the OS temp dir. */
+  baseDir?: string;
+  /** Extra flags, e.g. ['--max-request-bytes=10485760', '--experimental-watch-progress-notify-interval=200ms']. */
+  extraArgs?: string[];
+  /** How long to wait for /health; default 20 s. */
+  readyTimeoutMs?: number;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // A test run that dies without stop() must not leave etcd processes behind.
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+}
+
+export function findEtcdBinary(explicit?: string): string {
+  const chosen = explicit ?? process.env.ETCD_BIN;
+  if (chosen) {
+    // Asked for one binary: use it or say why not, never silently another.
+    if (!isExecutable(chosen)) throw new Error(`etcd binary not found or not executable: ${chosen}`);
+    return chosen;
+  }
+  const candidates = ['/usr/bin/etcd', '/usr/local/bin/etcd'];
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir) candidates.push(join(dir, 'etcd'));
+  const found = candidates.find(isExecutable);
+  if (!found) throw new Error('etcd binary not found: install it (Debian/Ubuntu package etcd-server) or set ETCD_BIN');
+  return found;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function healthy(endpoint: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(`${endpoint}/health`, { timeout: 1000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve(res.statusCode === 200 && /"health"\s*:\s*"true"/.test(body)));
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
+    req.end();
+  });
+}
+
+function defaultBaseDir(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
+
+function waitExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer> {
+  const binary = findEtcdBinary(opts.binary);
+  installExitHook();
+  const dataDir = mkdtempSync(join(opts.baseDir ?? defaultBaseDir(), 'etcd-test-'));
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const endpoint = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const args = [
+    '--name=test',
+    `--data-dir=${join(dataDir, 'data')}`,
+    `--listen-client-urls=${endpoint}`,
+    `--advertise-client-urls=${endpoint}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=test=${peer}`,
+    '--initial-cluster-state=new',
+    '--logger=zap',
+    '--log-level=warn',
+    ...(opts.extraArgs ?? []),
+  ];
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 20_000;
+  let child: ChildProcess | undefined;
+  let stderrTail = '';
+  let removed = false;
+
+  const launch = async (): Promise<void> => {
+    stderrTail = '';
+    const c = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = c;
+    running.add(c);
+    c.stderr!.setEncoding('utf8');
+    c.stderr!.on('data', (d: string) => (stderrTail = (stderrTail + d).slice(-4000)));
+    c.once('exit', () => running.delete(c));
+    let spawnError: Error | undefined;
+    c.once('error', (e) => (spawnError = e));
+    const deadline = Date.now() + readyTimeoutMs;
+    for (;;) {
+      if (spawnError) throw new Error(`could not start etcd (${binary}): ${spawnError.message}`);
+      if (c.exitCode !== null || c.signalCode !== null) {
+        throw new Error(`etcd exited during startup (code ${c.exitCode}, signal ${c.signalCode}):\n${stderrTail}`);
+      }
+      if (await healthy(endpoint)) return;
+      if (Date.now() > deadline) {
+        c.kill('SIGKILL');
+        await waitExit(c);
+        throw new Error(`etcd not healthy after ${readyTimeoutMs} ms at ${endpoint}:\n${stderrTail}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  const signal = async (sig: NodeJS.Signals): Promise<void> => {
+    const c = child;
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
+    const exited = waitExit(c);
+    c.kill(sig);
+    const timer = setTimeout(() => c.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await launch();
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+
+  return {
+    endpoint,
+    dataDir,
+    async stop() {
+      await signal('SIGTERM');
+      if (!removed && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+      removed = true;
+    },
+    async kill() {
+      await signal('SIGKILL');
+    },
+    async restart() {
+      if (removed) throw new Error('etcd was stopped and its data dir removed; start a new one');
+      await signal('SIGTERM');
+      await launch();
+    },
+  };
+}

@@ -1,0 +1,383 @@
+// JSON as Go's encoding/json reads and writes it, where its bytes or messages are observable:
+// syntax errors ("invalid character 'x' looking for beginning of value"), string escaping
+// (HTML-safe \u003c, \u2028, NUL as \u0000) and the node tree that keeps duplicate keys and
+// number literals, which typed decoding (continue tokens, JSON patch) needs for Go's messages.
+import { goQuote } from './goStrconv';
+import type { JsonValue } from './jsonValue';
+import { setOwn } from './jsonValue';
+
+export class GoJsonSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GoJsonSyntaxError';
+  }
+}
+
+export type GoJsonNode =
+  | { kind: 'object'; members: { key: string; value: GoJsonNode }[] }
+  | { kind: 'array'; items: GoJsonNode[] }
+  | { kind: 'string'; value: string }
+  | { kind: 'number'; text: string }
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'null' };
+
+const maxDepth = 10000;
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** quoteChar of Go's scanner: the byte as a rune, Go-quoted between single quotes. */
+function quoteChar(c: number): string {
+  if (c === 0x27) return "'\\''";
+  if (c === 0x22) return '\'"\'';
+  const q = goQuote(String.fromCharCode(c));
+  return `'${q.slice(1, -1)}'`;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+}
+
+class Parser {
+  private pos = 0;
+  private depth = 0;
+  constructor(private readonly b: Uint8Array) {}
+
+  private fail(context: string): never {
+    if (this.pos >= this.b.length) throw new GoJsonSyntaxError('unexpected end of JSON input');
+    throw new GoJsonSyntaxError(`invalid character ${quoteChar(this.b[this.pos])} ${context}`);
+  }
+  private skipSpace(): void {
+    while (this.pos < this.b.length && isSpace(this.b[this.pos])) this.pos++;
+  }
+  private peek(): number {
+    return this.pos < this.b.length ? this.b[this.pos] : -1;
+  }
+
+  /**
+   * Iterative (an explicit stack instead of recursion), so nesting up to Go's limit of 10000
+   * cannot overflow the JavaScript stack.
+   */
+  parseTop(): GoJsonNode {
+    type Frame = { node: Extract<GoJsonNode, { kind: 'object' | 'array' }>; key: string };
+    const stack: Frame[] = [];
+    let value: GoJsonNode;
+    this.skipSpace();
+    for (;;) {
+      // Expecting a value.
+      this.skipSpace();
+      const c = this.peek();
+      if (c === 0x7b || c === 0x5b) {
+        this.enter();
+        this.pos++;
+        this.skipSpace();
+        if (c === 0x7b) {
+          const node: GoJsonNode = { kind: 'object', members: [] };
+          if (this.peek() === 0x7d) {
+            this.pos++;
+            this.depth--;
+            value = node;
+          } else {
+            stack.push({ node, key: this.objectKey() });
+            continue;
+          }
+        } else {
+          const node: GoJsonNode = { kind: 'array', items: [] };
+          if (this.peek() === 0x5d) {
+            this.pos++;
+            this.depth--;
+            value = node;
+          } else {
+            stack.push({ node, key: '' });
+            continue;
+          }
+        }
+      } else value = this.scalar();
+      // Have a value: attach it to its container and close finished containers.
+      let expectValue = false;
+      while (!expectValue) {
+        const top = stack[stack.length - 1];
+        if (!top) {
+          this.skipSpace();
+          if (this.pos < this.b.length) this.fail('after top-level value');
+          return value;
+        }
+        this.skipSpace();
+        const d = this.peek();
+        if (top.node.kind === 'array') {
+          top.node.items.push(value);
+          if (d === 0x2c) {
+            this.pos++;
+            expectValue = true;
+          } else if (d === 0x5d) {
+            this.pos++;
+            this.depth--;
+            stack.pop();
+            value = top.node;
+          } else this.fail('after array element');
+        } else {
+          top.node.members.push({ key: top.key, value });
+          if (d === 0x2c) {
+            this.pos++;
+            this.skipSpace();
+            top.key = this.objectKey();
+            expectValue = true;
+          } else if (d === 0x7d) {
+            this.pos++;
+            this.depth--;
+            stack.pop();
+            value = top.node;
+          } else this.fail('after object key:value pair');
+        }
+      }
+    }
+  }
+
+  /** A member name and its colon. */
+  private objectKey(): string {
+    if (this.peek() !== 0x22) this.fail('looking for beginning of object key string');
+    const key = this.string();
+    this.skipSpace();
+    if (this.peek() !== 0x3a) this.fail('after object key');
+    this.pos++;
+    return key;
+  }
+
+  private scalar(): GoJsonNode {
+    const c = this.peek();
+    switch (c) {
+      case 0x22:
+        return { kind: 'string', value: this.string() };
+      case 0x74:
+        this.literal('true');
+        return { kind: 'bool', value: true };
+      case 0x66:
+        this.literal('false');
+        return { kind: 'bool', value: false };
+      case 0x6e:
+        this.literal('null');
+        return { kind: 'null' };
+      default:
+        if (c === 0x2d || isDigit(c)) return { kind: 'number', text: this.number() };
+        return this.fail('looking for beginning of value');
+    }
+  }
+
+  private enter(): void {
+    if (++this.depth > maxDepth) this.fail('exceeded max depth');
+  }
+
+  private literal(word: string): void {
+    for (let i = 0; i < word.length; i++) {
+      if (this.peek() !== word.charCodeAt(i)) {
+        if (i === 0) this.fail('looking for beginning of value');
+        this.fail(`in literal ${word} (expecting '${word[i]}')`);
+      }
+      this.pos++;
+    }
+  }
+
+  private number(): string {
+    const start = this.pos;
+    if (this.peek() === 0x2d) {
+      this.pos++;
+      if (!isDigit(this.peek())) this.fail('in numeric literal');
+    }
+    if (this.peek() === 0x30) this.pos++;
+    else while (isDigit(this.peek())) this.pos++;
+    if (this.peek() === 0x2e) {
+      this.pos++;
+      if (!isDigit(this.peek())) this.fail('after decimal point in numeric literal');
+      while (isDigit(this.peek())) this.pos++;
+    }
+    if (this.peek() === 0x65 || this.peek() === 0x45) {
+      this.pos++;
+      if (this.peek() === 0x2b || this.peek() === 0x2d) this.pos++;
+      if (!isDigit(this.peek())) this.fail('in exponent of numeric literal');
+      while (isDigit(this.peek())) this.pos++;
+    }
+    return utf8.decode(this.b.subarray(start, this.pos));
+  }
+
+  private string(): string {
+    this.pos++;
+    let out = '';
+    let runStart = this.pos;
+    for (;;) {
+      const c = this.peek();
+      if (c === -1) this.fail('in string literal');
+      if (c === 0x22) {
+        out += utf8.decode(this.b.subarray(runStart, this.pos));
+        this.pos++;
+        return out;
+      }
+      if (c < 0x20) this.fail('in string literal');
+      if (c !== 0x5c) {
+        this.pos++;
+        continue;
+      }
+      out += utf8.decode(this.b.subarray(runStart, this.pos));
+      this.pos++;
+      const e = this.peek();
+      const simple: Record<number, string> = { 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t', 0x5c: '\\', 0x2f: '/', 0x22: '"' };
+      if (simple[e] !== undefined) {
+        out += simple[e];
+        this.pos++;
+      } else if (e === 0x75) {
+        this.pos++;
+        out += String.fromCharCode(this.hex4());
+        // Go joins a valid surrogate pair and turns a lone surrogate into U+FFFD.
+        const last = out.charCodeAt(out.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          if (this.peek() === 0x5c && this.b[this.pos + 1] === 0x75) {
+            const save = this.pos;
+            this.pos += 2;
+            const lo = this.hex4();
+            if (lo >= 0xdc00 && lo <= 0xdfff) out += String.fromCharCode(lo);
+            else {
+              out = `${out.slice(0, -1)}\ufffd`;
+              this.pos = save;
+            }
+          } else out = `${out.slice(0, -1)}\ufffd`;
+        } else if (last >= 0xdc00 && last <= 0xdfff) out = `${out.slice(0, -1)}\ufffd`;
+      } else this.fail('in string escape code');
+      runStart = this.pos;
+    }
+  }
+
+  private hex4(): number {
+    let v = 0;
+    for (let i = 0; i < 4; i++) {
+      const c = this.peek();
+      if (!isHex(c)) this.fail('in \\u hexadecimal character escape');
+      v = v * 16 + parseInt(String.fromCharCode(c), 16);
+      this.pos++;
+    }
+    return v;
+  }
+}
+
+function toBytes(input: Uint8Array | string): Uint8Array {
+  return typeof input === 'string' ? new TextEncoder().encode(input) : input;
+}
+
+/** Parses keeping duplicates and number literals; throws GoJsonSyntaxError with Go's text. */
+export function parseGoJsonTree(input: Uint8Array | string): GoJsonNode {
+  return new Parser(toBytes(input)).parseTop();
+}
+
+/** The plain value of a node (duplicate keys: the last one wins, as in Go). Iterative. */
+export function goJsonNodeValue(root: GoJsonNode): JsonValue {
+  const result: { v: JsonValue } = { v: null };
+  const work: { node: GoJsonNode; assign: (v: JsonValue) => void }[] = [{ node: root, assign: (v) => (result.v = v) }];
+  for (let w = work.pop(); w; w = work.pop()) {
+    const { node, assign } = w;
+    switch (node.kind) {
+      case 'object': {
+        const o: Record<string, JsonValue> = {};
+        assign(o);
+        // Pushed in reverse so members are assigned in document order (last duplicate wins).
+        for (let i = node.members.length - 1; i >= 0; i--) {
+          const m = node.members[i];
+          work.push({ node: m.value, assign: (v) => setOwn(o, m.key, v) });
+        }
+        break;
+      }
+      case 'array': {
+        const a: JsonValue[] = new Array<JsonValue>(node.items.length);
+        assign(a);
+        for (let i = node.items.length - 1; i >= 0; i--) work.push({ node: node.items[i], assign: (v) => (a[i] = v) });
+        break;
+      }
+      case 'string':
+      case 'bool':
+        assign(node.value);
+        break;
+      case 'number':
+        assign(Number(node.text));
+        break;
+      case 'null':
+        assign(null);
+        break;
+    }
+  }
+  return result.v;
+}
+
+export function parseGoJson(input: Uint8Array | string): JsonValue {
+  return goJsonNodeValue(parseGoJsonTree(input));
+}
+
+/** The word Go's UnmarshalTypeError uses for a JSON value ("object", "number", …). */
+export function goJsonKindWord(n: GoJsonNode): string {
+  switch (n.kind) {
+    case 'bool':
+      return 'bool';
+    case 'null':
+      return 'null';
+    default:
+      return n.kind;
+  }
+}
+
+/** Go's `json: cannot unmarshal X into Go value of type T` (or struct-field form). */
+export function goUnmarshalTypeError(value: string, goType: string, structField?: { struct: string; field: string }): string {
+  if (structField) return `json: cannot unmarshal ${value} into Go struct field ${structField.struct}.${structField.field} of type ${goType}`;
+  return `json: cannot unmarshal ${value} into Go value of type ${goType}`;
+}
+
+const hexDigits = '0123456789abcdef';
+
+/** A JSON string literal escaped as Go's json.Marshal does (HTML-safe). */
+export function goJsonQuoteString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) out += '\\"';
+    else if (c === 0x5c) out += '\\\\';
+    else if (c === 0x0a) out += '\\n';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x09) out += '\\t';
+    else if (c === 0x08) out += '\\b';
+    else if (c === 0x0c) out += '\\f';
+    else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
+      out += `\\u${hexDigits[(c >> 12) & 15]}${hexDigits[(c >> 8) & 15]}${hexDigits[(c >> 4) & 15]}${hexDigits[c & 15]}`;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
+      out += s[i] + s[i + 1];
+      i++;
+    } else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
+    else out += s[i];
+  }
+  return `${out}"`;
+}
+
+/** Compact JSON as Go's json.Marshal writes it; object keys keep their insertion order. */
+export function goJsonStringify(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return goJsonQuoteString(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'bigint':
+      return v.toString();
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (v instanceof Uint8Array) return goJsonQuoteString(Buffer.from(v).toString('base64'));
+      if (v instanceof Date) return goJsonQuoteString(v.toISOString());
+      if (Array.isArray(v)) return `[${v.map(goJsonStringify).join(',')}]`;
+      const parts: string[] = [];
+      for (const [k, x] of Object.entries(v)) {
+        if (x !== undefined) parts.push(`${goJsonQuoteString(k)}:${goJsonStringify(x)}`);
+      }
+      return `{${parts.join(',')}}`;
+    }
+    default:
+      return 'null';
+  }
+}

@@ -1,0 +1,91 @@
+// The CertificateSigningRequest strategy: requester identity on create, and three update
+// endpoints that each silently restore what they may not change (errors.md §5):
+// main → nothing but metadata; /status → status (certificate, Failed…) but not approval;
+// /approval → conditions only.
+import type { CertificateSigningRequest } from '../../api';
+import { certificatesigningrequests, conditionTypes } from '../../api';
+import { validatePathSegmentName } from '../../machinery/validation/names';
+import type { RequestContext, Strategy, UpdateStrategy } from '../strategy';
+import { populateConditionTimestamps, preserveConditionInstances } from './conditions';
+import { validateCertificateSigningRequestCreate, validateCertificateSigningRequestUpdate } from './validation';
+
+type Csr = CertificateSigningRequest;
+
+/** obj.key = copy of old.key, or no key when old has none. */
+function restore<K extends 'spec' | 'status'>(obj: Csr, old: Csr, key: K): void {
+  if (old[key] === undefined) delete obj[key];
+  else obj[key] = structuredClone(old[key]);
+}
+
+/** The caller's identity replaces whatever the client sent; empty values stay omitted. */
+function setRequester(ctx: RequestContext, obj: Csr): void {
+  const spec = (obj.spec ??= {});
+  delete spec.username;
+  delete spec.uid;
+  delete spec.groups;
+  delete spec.extra;
+  const { user } = ctx;
+  if (user.name) spec.username = user.name;
+  if (user.uid) spec.uid = user.uid;
+  if (user.groups.length > 0) spec.groups = [...user.groups];
+  if (user.extra && Object.keys(user.extra).length > 0) {
+    spec.extra = Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]]));
+  }
+}
+
+const statusStrategy: UpdateStrategy<Csr> = {
+  prepareForUpdate(ctx, obj, old) {
+    restore(obj, old, 'spec');
+    // Approval belongs to /approval: keep the stored Approved/Denied entries (a changed count
+    // is left in place for validation to refuse).
+    preserveConditionInstances(obj, old, conditionTypes.approved);
+    preserveConditionInstances(obj, old, conditionTypes.denied);
+    populateConditionTimestamps(obj, old, ctx.now());
+  },
+  validateUpdate(_ctx, obj, old) {
+    return validateCertificateSigningRequestUpdate(obj, old, 'status');
+  },
+};
+
+const approvalStrategy: UpdateStrategy<Csr> = {
+  prepareForUpdate(ctx, obj, old) {
+    populateConditionTimestamps(obj, old, ctx.now());
+    const conditions = obj.status?.conditions;
+    restore(obj, old, 'spec');
+    const status = structuredClone(old.status ?? {});
+    if (conditions === undefined) delete status.conditions;
+    else status.conditions = conditions;
+    obj.status = status;
+  },
+  validateUpdate(_ctx, obj, old) {
+    return validateCertificateSigningRequestUpdate(obj, old, 'approval');
+  },
+};
+
+export const certificateSigningRequestStrategy: Strategy<Csr> = {
+  resource: certificatesigningrequests,
+  // Any name usable as a path segment: upstream does not care what requests are called.
+  validateName: validatePathSegmentName,
+  prepareForCreate(ctx, obj) {
+    setRequester(ctx, obj);
+    // Nobody creates a pre-approved or pre-signed request.
+    obj.status = {};
+  },
+  validate(_ctx, obj) {
+    return validateCertificateSigningRequestCreate(obj);
+  },
+  prepareForUpdate(_ctx, obj, old) {
+    restore(obj, old, 'spec');
+    restore(obj, old, 'status');
+  },
+  validateUpdate(_ctx, obj, old) {
+    return validateCertificateSigningRequestUpdate(obj, old, 'main');
+  },
+  allowUnconditionalUpdate: true,
+  selectableFields(obj) {
+    return { 'metadata.name': obj.metadata?.name ?? '', 'spec.signerName': obj.spec?.signerName ?? '' };
+  },
+  subresourceStrategies: { status: statusStrategy, approval: approvalStrategy },
+  deleteReturnsObject: false,
+};
+

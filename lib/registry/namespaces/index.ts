@@ -1,0 +1,3 @@
+// Public surface of the Namespace registry.
+export { namespaceStrategy } from './strategy';
+export { standardFinalizers, validateFinalizerName } from './finalizerName';

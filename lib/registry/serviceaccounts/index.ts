@@ -1,0 +1,3 @@
+// Public surface of the ServiceAccount registry.
+export { serviceAccountStrategy, serviceAccountWarnings } from './strategy';
+export type { ServiceAccountStrategy } from './strategy';

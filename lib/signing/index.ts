@@ -1,0 +1,17 @@
+// Public surface of lib/signing: keys, certificate issuance, the cert-dir bootstrap, TLS file
+// loading and kubeconfig files.
+export { generatePrivateKey, parsePrivateKey, privateKeyToPem, publicKeyDer } from './keys';
+export type { KeyAlgorithm, PrivateKeyInput, PublicKeyInput } from './keys';
+export { issueCertificate, subjectToName } from './issue';
+export type { CertificateSubject, IssueCertificateOptions, IssuedCertificate, SubjectAltNames } from './issue';
+export { extKeyUsageOids, keyUsageBits, toX509Usages } from './usages';
+export type { KeyUsageName, X509Usages } from './usages';
+export { certificateFacts, parseCertificates, pemBlocks } from './certs';
+export type { CertificateFacts, ParsedCertificate } from './certs';
+export { adminSubject, caCommonName, certDirFileNames, certDirPaths, ensureCertDir } from './pki';
+export type { CertDirPaths, EnsureCertDirOptions, EnsureCertDirResult } from './pki';
+export { loadTLSFiles } from './tlsFiles';
+export type { LoadedTLSFiles, TLSFileOptions } from './tlsFiles';
+export { buildKubeconfig, readKubeconfig, writeKubeconfig } from './kubeconfig';
+export type { KubeconfigCredentials, WriteKubeconfigOptions } from './kubeconfig';
+export { x509 } from './x509lib';

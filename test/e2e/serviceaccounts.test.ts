@@ -1,0 +1,186 @@
+// ServiceAccount and Namespace CRUD through the real processes, with upstream's errors.
+import { startCluster, TestCluster } from './support/apiserver';
+
+let c: TestCluster;
+beforeAll(async () => {
+  c = await startCluster();
+  expect((await c.apiserver.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'team' } } })).status).toBe(201);
+});
+afterAll(async () => {
+  await c?.stop();
+});
+
+const sa = (name: string, extra: Record<string, unknown> = {}): unknown => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name }, ...extra });
+
+describe('serviceaccounts', () => {
+  test('create, get, update, merge patch, json patch, delete', async () => {
+    const api = c.apiserver;
+    const created = await api.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: sa('bot') });
+    expect(created.status).toBe(201);
+    expect(created.json()).toMatchObject({ kind: 'ServiceAccount', apiVersion: 'v1', metadata: { name: 'bot', namespace: 'team' } });
+
+    const got = await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/bot');
+    expect(got.status).toBe(200);
+    const obj = got.json<{ metadata: Record<string, unknown> }>();
+    expect(obj.metadata.resourceVersion).toBe(created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion);
+
+    const put = await api.request('PUT', '/api/v1/namespaces/team/serviceaccounts/bot', { body: { ...obj, automountServiceAccountToken: false } });
+    expect(put.status).toBe(200);
+    expect(put.json()).toMatchObject({ automountServiceAccountToken: false });
+
+    const merge = await api.request('PATCH', '/api/v1/namespaces/team/serviceaccounts/bot', {
+      body: { metadata: { labels: { app: 'web' } } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(merge.status).toBe(200);
+    expect(merge.json()).toMatchObject({ metadata: { labels: { app: 'web' } }, automountServiceAccountToken: false });
+
+    const jp = await api.request('PATCH', '/api/v1/namespaces/team/serviceaccounts/bot', {
+      body: [
+        { op: 'test', path: '/metadata/labels/app', value: 'web' },
+        { op: 'add', path: '/imagePullSecrets', value: [{ name: 'pull' }] },
+      ],
+      contentType: 'application/json-patch+json',
+    });
+    expect(jp.status).toBe(200);
+    expect(jp.json()).toMatchObject({ imagePullSecrets: [{ name: 'pull' }] });
+
+    const failedTest = await api.request('PATCH', '/api/v1/namespaces/team/serviceaccounts/bot', {
+      body: [{ op: 'test', path: '/metadata/labels/app', value: 'db' }],
+      contentType: 'application/json-patch+json',
+    });
+    expect(failedTest.status).toBe(422);
+
+    const del = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/bot');
+    expect(del.status).toBe(200);
+    expect(del.json()).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'bot' } });
+    const gone = await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/bot');
+    expect(gone.status).toBe(404);
+    expect(gone.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'serviceaccounts "bot" not found',
+      reason: 'NotFound',
+      details: { name: 'bot', kind: 'serviceaccounts' },
+      code: 404,
+    });
+  });
+
+  test.each([
+    ['duplicate name', 'POST', '/api/v1/namespaces/team/serviceaccounts', sa('dup'), 409, 'AlreadyExists'],
+    ['bad name', 'POST', '/api/v1/namespaces/team/serviceaccounts', sa('Bad_Name'), 422, 'Invalid'],
+    ['namespace mismatch', 'POST', '/api/v1/namespaces/team/serviceaccounts', { ...(sa('x') as object), metadata: { name: 'x', namespace: 'other' } }, 400, 'BadRequest'],
+    ['missing namespace', 'POST', '/api/v1/namespaces/nowhere/serviceaccounts', sa('x'), 404, 'NotFound'],
+    ['resourceVersion on create', 'POST', '/api/v1/namespaces/team/serviceaccounts', { ...(sa('rv') as object), metadata: { name: 'rv', resourceVersion: '5' } }, 500, undefined],
+    ['wrong kind', 'POST', '/api/v1/namespaces/team/serviceaccounts', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'k' } }, 400, 'BadRequest'],
+    ['malformed JSON', 'POST', '/api/v1/namespaces/team/serviceaccounts', '{"metadata": ', 400, 'BadRequest'],
+    ['dryRun=foo', 'POST', '/api/v1/namespaces/team/serviceaccounts?dryRun=foo', sa('x'), 422, 'Invalid'],
+    ['unknown resource', 'GET', '/api/v1/namespaces/team/widgets', undefined, 404, 'NotFound'],
+    ['create across namespaces', 'POST', '/api/v1/serviceaccounts', sa('x'), 405, 'MethodNotAllowed'],
+  ])('%s → %d', async (_what, method, path, body, code, reason) => {
+    if (_what === 'duplicate name') await c.apiserver.request('POST', path, { body });
+    const r = await c.apiserver.request(method, path, { body });
+    expect(r.status).toBe(code);
+    const s = r.json<{ kind: string; reason?: string; code: number }>();
+    expect(s.kind).toBe('Status');
+    expect(s.reason).toBe(reason);
+    expect(s.code).toBe(code);
+  });
+
+  test('dryRun=All runs every stage and persists nothing', async () => {
+    const api = c.apiserver;
+    const r = await api.request('POST', '/api/v1/namespaces/team/serviceaccounts?dryRun=All', { body: sa('ghost') });
+    expect(r.status).toBe(201);
+    expect(r.json()).toMatchObject({ metadata: { name: 'ghost', namespace: 'team' } });
+    expect((await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/ghost')).status).toBe(404);
+    const bad = await api.request('POST', '/api/v1/namespaces/team/serviceaccounts?dryRun=All', { body: sa('Bad!') });
+    expect(bad.status).toBe(422);
+
+    await api.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: sa('real') });
+    const del = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/real?dryRun=All');
+    expect(del.status).toBe(200);
+    expect((await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/real')).status).toBe(200);
+    const patch = await api.request('PATCH', '/api/v1/namespaces/team/serviceaccounts/real?dryRun=All', {
+      body: { automountServiceAccountToken: true },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(patch.status).toBe(200);
+    expect(patch.json()).toMatchObject({ automountServiceAccountToken: true });
+    expect((await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/real')).json()).not.toHaveProperty('automountServiceAccountToken');
+  });
+
+  test('generateName makes a unique name', async () => {
+    const r = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { generateName: 'worker-' } } });
+    expect(r.status).toBe(201);
+    expect(r.json<{ metadata: { name: string } }>().metadata.name).toMatch(/^worker-[a-z0-9]{5}$/);
+  });
+
+  test('finalizers keep an object until they are removed', async () => {
+    const api = c.apiserver;
+    await api.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+    const del = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/held');
+    expect(del.status).toBe(200);
+    const marked = del.json<{ metadata: { deletionTimestamp?: string } }>();
+    expect(marked.metadata.deletionTimestamp).toBeDefined();
+    expect((await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/held')).status).toBe(200);
+    const patch = await api.request('PATCH', '/api/v1/namespaces/team/serviceaccounts/held', {
+      body: { metadata: { finalizers: null } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(patch.status).toBe(200);
+    expect((await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/held')).status).toBe(404);
+  });
+
+  test('delete preconditions', async () => {
+    const api = c.apiserver;
+    await api.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: sa('pre') });
+    const r = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/pre', { body: { preconditions: { uid: 'nope' } } });
+    expect(r.status).toBe(409);
+    expect(r.json<{ message: string }>().message).toContain('Precondition failed: UID in precondition: nope');
+  });
+});
+
+describe('namespaces', () => {
+  test('system namespaces exist', async () => {
+    const r = await c.apiserver.request('GET', '/api/v1/namespaces/default');
+    expect(r.status).toBe(200);
+    expect(r.json()).toMatchObject({ status: { phase: 'Active' }, spec: { finalizers: ['svc'] } });
+  });
+
+  test('delete → Terminating; new content refused; default may not be deleted', async () => {
+    const api = c.apiserver;
+    await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'doomed' } } });
+    await api.request('POST', '/api/v1/namespaces/doomed/serviceaccounts', { body: sa('old') });
+    const del = await api.request('DELETE', '/api/v1/namespaces/doomed');
+    expect(del.status).toBe(200);
+    expect(del.json()).toMatchObject({ status: { phase: 'Terminating' } });
+    const again = await api.request('DELETE', '/api/v1/namespaces/doomed');
+    expect(again.status).toBe(409);
+    const create = await api.request('POST', '/api/v1/namespaces/doomed/serviceaccounts', { body: sa('new') });
+    expect(create.status).toBe(403);
+    expect(create.json()).toMatchObject({
+      message: 'serviceaccounts "new" is forbidden: unable to create new content in namespace doomed because it is being terminated',
+      details: { causes: [{ reason: 'NamespaceTerminating', field: 'metadata.namespace' }] },
+    });
+    // Updates in a terminating namespace still work.
+    const upd = await api.request('PATCH', '/api/v1/namespaces/doomed/serviceaccounts/old', { body: { metadata: { labels: { a: 'b' } } }, contentType: 'application/merge-patch+json' });
+    expect(upd.status).toBe(200);
+    const protectedNs = await api.request('DELETE', '/api/v1/namespaces/default');
+    expect(protectedNs.status).toBe(403);
+    expect(protectedNs.json<{ message: string }>().message).toBe('namespaces "default" is forbidden: this namespace may not be deleted');
+  });
+
+  test('/finalize clears spec.finalizers; the next delete removes the namespace', async () => {
+    const api = c.apiserver;
+    await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'fin' } } });
+    await api.request('DELETE', '/api/v1/namespaces/fin');
+    const cur = (await api.request('GET', '/api/v1/namespaces/fin')).json<{ spec: { finalizers: string[] } }>();
+    cur.spec.finalizers = [];
+    const fin = await api.request('PUT', '/api/v1/namespaces/fin/finalize', { body: cur });
+    expect(fin.status).toBe(200);
+    await api.request('DELETE', '/api/v1/namespaces/fin');
+    expect((await api.request('GET', '/api/v1/namespaces/fin')).status).toBe(404);
+  });
+});

@@ -1,0 +1,262 @@
+// Starts a real etcd and the real svc-apiserver binary (node bin/svc-apiserver) for e2e tests,
+// and talks to it over HTTPS with the generated admin certificate, or through kubectl.
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
+import * as https from 'node:https';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startEtcd, EtcdServer } from '../../../lib/etcd/testing/etcdServer';
+
+export const repoRoot = resolve(__dirname, '../../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Send no client certificate (anonymous). */
+  anonymous?: boolean;
+  /** Use this client cert/key instead of the admin's. */
+  cert?: { cert: string; key: string };
+}
+
+export class ApiServerProcess {
+  private child?: ChildProcess;
+  private output = '';
+  readonly url: string;
+  readonly kubeconfig: string;
+  private ca = '';
+  private admin = { cert: '', key: '' };
+  private readonly agent: https.Agent;
+
+  constructor(
+    readonly dir: string,
+    readonly port: number,
+    readonly etcdEndpoint: string,
+    readonly extraArgs: string[] = [],
+  ) {
+    this.url = `https://127.0.0.1:${port}`;
+    this.kubeconfig = join(dir, 'admin.kubeconfig');
+    this.agent = new https.Agent({ keepAlive: true, maxSockets: 32 });
+  }
+
+  get logs(): string {
+    return this.output;
+  }
+
+  async start(): Promise<void> {
+    const args = [
+      join(repoRoot, 'bin/svc-apiserver'),
+      `--etcd-servers=${this.etcdEndpoint}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${this.port}`,
+      `--cert-dir=${join(this.dir, 'pki')}`,
+      `--write-kubeconfig=${this.kubeconfig}`,
+      ...this.extraArgs,
+    ];
+    this.output = '';
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`svc-apiserver exited with ${child.exitCode}:\n${this.output}`);
+      try {
+        this.loadCredentials();
+        const r = await this.request('GET', '/readyz');
+        if (r.status === 200) return;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) throw new Error(`svc-apiserver not ready in 30 s:\n${this.output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private loadCredentials(): void {
+    const pki = join(this.dir, 'pki');
+    this.ca = readFileSync(join(pki, 'ca.crt'), 'utf8');
+    this.admin = { cert: readFileSync(join(pki, 'admin.crt'), 'utf8'), key: readFileSync(join(pki, 'admin.key'), 'utf8') };
+  }
+
+  get caPem(): string {
+    return this.ca;
+  }
+  get caKeyPath(): string {
+    return join(this.dir, 'pki', 'ca.key');
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((res) => {
+      child.once('exit', () => res());
+      child.kill(signal);
+    });
+  }
+
+  request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
+    const payload =
+      opts.body === undefined ? undefined : typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? Buffer.from(opts.body as string) : Buffer.from(JSON.stringify(opts.body));
+    const cred = opts.anonymous ? {} : (opts.cert ?? this.admin);
+    return new Promise((res, rej) => {
+      const req = https.request(
+        `${this.url}${path}`,
+        {
+          method,
+          ca: this.ca,
+          ...cred,
+          agent: opts.anonymous || opts.cert ? undefined : this.agent,
+          headers: {
+            ...(payload ? { 'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': payload.length } : {}),
+            ...opts.headers,
+          },
+        },
+        (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => {
+            const body = Buffer.concat(chunks).toString('utf8');
+            res({ status: r.statusCode ?? 0, headers: r.headers, body, json: <T>() => JSON.parse(body) as T });
+          });
+          r.on('error', rej);
+        },
+      );
+      req.on('error', rej);
+      if (payload) req.write(payload);
+      req.end();
+    });
+  }
+
+  /** Opens a watch; events are collected until close(). */
+  watch(path: string): WatchStream {
+    return new WatchStream(this, path);
+  }
+
+  watchRequest(path: string, onLine: (line: string) => void, onEnd: () => void): ClientRequest {
+    const req = https.request(`${this.url}${path}`, { method: 'GET', ca: this.ca, ...this.admin }, (r) => {
+      let buf = '';
+      r.on('data', (c: Buffer) => {
+        buf += c.toString('utf8');
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          if (line.trim()) onLine(line);
+        }
+      });
+      r.on('end', onEnd);
+      r.on('error', onEnd);
+    });
+    req.on('error', onEnd);
+    req.end();
+    return req;
+  }
+
+  kubectl(args: string[], opts: { input?: string; binary?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((res) => {
+      const child = execFile(
+        opts.binary ?? 'kubectl',
+        [`--kubeconfig=${this.kubeconfig}`, ...args],
+        { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+          res({ code, stdout, stderr });
+        },
+      );
+      if (opts.input !== undefined) child.stdin?.end(opts.input);
+    });
+  }
+}
+
+export interface WatchEventLine {
+  type: string;
+  object: { kind?: string; metadata?: { name?: string; resourceVersion?: string }; [k: string]: unknown };
+}
+
+export class WatchStream {
+  readonly events: WatchEventLine[] = [];
+  ended = false;
+  private readonly req: ClientRequest;
+  constructor(server: ApiServerProcess, path: string) {
+    this.req = server.watchRequest(
+      path,
+      (line) => this.events.push(JSON.parse(line) as WatchEventLine),
+      () => {
+        this.ended = true;
+      },
+    );
+  }
+  async waitFor(pred: (events: WatchEventLine[]) => boolean, timeoutMs = 10_000): Promise<WatchEventLine[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pred(this.events)) {
+      if (Date.now() > deadline) throw new Error(`watch condition not met; got ${JSON.stringify(this.events.map((e) => [e.type, e.object.metadata?.name]))}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.events;
+  }
+  close(): void {
+    this.req.destroy();
+  }
+}
+
+export interface TestCluster {
+  etcd: EtcdServer;
+  apiserver: ApiServerProcess;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/** etcd plus one apiserver in a temp dir; stop() removes everything. */
+export async function startCluster(extraArgs: string[] = []): Promise<TestCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  const etcd = await startEtcd();
+  const apiserver = new ApiServerProcess(dir, await freePort(), etcd.endpoint, extraArgs);
+  try {
+    await apiserver.start();
+  } catch (e) {
+    await etcd.stop();
+    throw e;
+  }
+  return {
+    etcd,
+    apiserver,
+    dir,
+    async stop() {
+      await apiserver.stop();
+      await etcd.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until fn returns a truthy value (tests never sleep blindly). */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
