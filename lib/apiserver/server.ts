@@ -54,7 +54,8 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
       return out;
     },
   });
-  const health = new HealthRegistry({ onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
+  // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
+  const health = new HealthRegistry({ checkTimeoutMs: 2000, onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
   const defaults: DefaultChecks = registerDefaultChecks(health, { etcd: cfg.storageHealth });
   const hooks = (cfg.postStartHooks ?? []).map((h) => ({ hook: h, check: defaults.addPostStartHook(h.name) }));
 

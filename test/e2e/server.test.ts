@@ -1,0 +1,195 @@
+// The process itself: flags, TLS and authentication, health, discovery, version, metrics,
+// negotiation and compression.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import * as https from 'node:https';
+import { repoRoot, startCluster, TestCluster } from './support/apiserver';
+import { makeCsr, signWithCa } from './support/openssl';
+
+function runBinary(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((res) => {
+    execFile(process.execPath, [join(repoRoot, 'bin/svc-apiserver'), ...args], { timeout: 20_000 }, (err, stdout, stderr) => {
+      res({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('flags', () => {
+  test('--help lists the upstream flag names', async () => {
+    const r = await runBinary(['--help']);
+    expect(r.code).toBe(0);
+    for (const f of ['--etcd-servers', '--etcd-prefix', '--storage-backend', '--bind-address', '--secure-port', '--cert-dir', '--client-ca-file', '--tls-cert-file', '--tls-private-key-file', '--write-kubeconfig', '--feature-gates', '--runtime-config', '--etcd-compaction-interval']) {
+      expect(r.stdout).toContain(f);
+    }
+  });
+  test.each([
+    [['--nope'], 'unknown flag: --nope'],
+    [['--secure-port=x'], 'invalid argument "x" for "--secure-port" flag'],
+    [['--storage-backend=sqlite'], 'invalid --storage-backend'],
+    [['--feature-gates=Bogus=true'], 'unrecognized feature gate: Bogus'],
+    [['--runtime-config=nope.svc.io/v1=true'], 'runtime-config invalid key'],
+    [['--etcd-compaction-interval=often'], 'time: invalid duration'],
+  ])('%j exits non-zero with a clear message', async (args, msg) => {
+    const r = await runBinary(args);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(msg);
+  });
+});
+
+describe('running server', () => {
+  let c: TestCluster;
+  beforeAll(async () => {
+    c = await startCluster();
+  });
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  test.each([
+    ['/livez', 200, 'ok'],
+    ['/readyz', 200, 'ok'],
+    ['/healthz', 200, 'ok'],
+    ['/readyz/etcd', 200, 'ok'],
+    ['/livez/ping', 200, 'ok'],
+  ])('%s → %d %s', async (path, code, body) => {
+    const r = await c.apiserver.request('GET', path, { anonymous: true });
+    expect(r.status).toBe(code);
+    expect(r.body).toBe(body);
+    expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  test('verbose and exclude', async () => {
+    const r = await c.apiserver.request('GET', '/readyz?verbose&exclude=etcd', { anonymous: true });
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('[+]ping ok\n');
+    expect(r.body).toContain('[+]etcd excluded: ok\n');
+    expect(r.body).toContain('[+]poststarthook/start-system-namespaces-controller ok\n');
+    expect(r.body.endsWith('readyz check passed\n')).toBe(true);
+  });
+
+  test('readyz fails while etcd is down, and recovers', async () => {
+    await c.etcd.kill();
+    try {
+      const r = await c.apiserver.request('GET', '/readyz', { anonymous: true });
+      expect(r.status).toBe(500);
+      expect(r.body).toContain('[-]etcd failed: reason withheld');
+      const api = await c.apiserver.request('GET', '/api/v1/namespaces');
+      expect(api.status).toBeGreaterThanOrEqual(500);
+      expect(api.json<{ kind: string }>().kind).toBe('Status');
+    } finally {
+      await c.etcd.restart();
+    }
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const r = await c.apiserver.request('GET', '/readyz', { anonymous: true });
+      if (r.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`not ready again: ${r.body}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  });
+
+  test('/version', async () => {
+    const r = await c.apiserver.request('GET', '/version', { anonymous: true });
+    expect(r.status).toBe(200);
+    expect(r.json()).toMatchObject({ major: '1', minor: expect.any(String), gitVersion: expect.any(String), platform: expect.any(String) });
+  });
+
+  test('discovery documents', async () => {
+    const api = await c.apiserver.request('GET', '/api', { anonymous: true });
+    expect(api.json()).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
+    const apis = await c.apiserver.request('GET', '/apis', { anonymous: true });
+    expect(apis.json()).toMatchObject({ kind: 'APIGroupList', groups: [{ name: 'certificates.svc.io', preferredVersion: { groupVersion: 'certificates.svc.io/v1' } }] });
+    const certs = await c.apiserver.request('GET', '/apis/certificates.svc.io/v1');
+    expect(certs.json<{ resources: { name: string; verbs: string[] }[] }>().resources.map((r) => r.name)).toEqual([
+      'certificatesigningrequests',
+      'certificatesigningrequests/approval',
+      'certificatesigningrequests/status',
+    ]);
+    const core = await c.apiserver.request('GET', '/api/v1');
+    const sa = core.json<{ resources: { name: string; shortNames?: string[]; namespaced: boolean }[] }>().resources.find((r) => r.name === 'serviceaccounts');
+    expect(sa).toMatchObject({ shortNames: ['sa'], namespaced: true });
+    expect((await c.apiserver.request('GET', '/apis/policy/v1beta1')).status).toBe(404);
+  });
+
+  test('anonymous users reach only health, version and discovery', async () => {
+    const r = await c.apiserver.request('GET', '/api/v1/namespaces', { anonymous: true });
+    expect(r.status).toBe(403);
+    expect(r.json<{ message: string }>().message).toBe(
+      'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+    );
+    const m = await c.apiserver.request('GET', '/metrics', { anonymous: true });
+    expect(m.status).toBe(403);
+  });
+
+  test('a client certificate from another CA → 401', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-otherca-'));
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=other-ca', '-keyout', join(dir, 'ca.key'), '-out', join(dir, 'ca.crt'), '-days', '1'], { stdio: 'ignore' });
+    const made = makeCsr('ecdsa', '/CN=intruder/O=system:masters');
+    const cert = signWithCa(made.csrPath, join(dir, 'ca.crt'), join(dir, 'ca.key'));
+    const r = await c.apiserver.request('GET', '/api/v1/namespaces', { cert: { cert, key: made.keyPem } });
+    expect(r.status).toBe(401);
+    expect(r.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  });
+
+  test('a certificate issued by the cluster CA authenticates as its CN', async () => {
+    const made = makeCsr('ecdsa', '/CN=carol/O=devs');
+    const cert = signWithCa(made.csrPath, join(c.dir, 'pki', 'ca.crt'), join(c.dir, 'pki', 'ca.key'));
+    const r = await c.apiserver.request('POST', '/apis/certificates.svc.io/v1/certificatesigningrequests', {
+      cert: { cert, key: made.keyPem },
+      body: { metadata: { name: 'by-carol' }, spec: { request: Buffer.from(made.csrPem).toString('base64'), signerName: 'example.com/x', usages: ['client auth'] } },
+    });
+    expect(r.status).toBe(201);
+    expect(r.json()).toMatchObject({ spec: { username: 'carol', groups: ['devs', 'system:authenticated'] } });
+  });
+
+  test('metrics use upstream names and labels', async () => {
+    await c.apiserver.request('GET', '/api/v1/namespaces');
+    const text = (await c.apiserver.request('GET', '/metrics')).body;
+    expect(text).toMatch(/apiserver_request_total\{verb="LIST",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver",code="200"\} \d+/);
+    expect(text).toContain('apiserver_request_duration_seconds_bucket{');
+    expect(text).toMatch(/etcd_request_duration_seconds_bucket\{le="[^"]+",operation="list",type="namespaces"\}/);
+    expect(text).toMatch(/apiserver_storage_objects\{resource="namespaces"\} \d+/);
+  });
+
+  test('YAML, pretty, 406 and gzip', async () => {
+    const yaml = await c.apiserver.request('GET', '/api/v1/namespaces/default', { headers: { Accept: 'application/yaml' } });
+    expect(yaml.headers['content-type']).toBe('application/yaml');
+    expect(yaml.body).toContain('kind: Namespace');
+    const pretty = await c.apiserver.request('GET', '/api/v1/namespaces/default?pretty=true');
+    expect(pretty.body).toContain('\n  "kind": "Namespace"');
+    const bad = await c.apiserver.request('GET', '/api/v1/namespaces', { headers: { Accept: 'text/html' } });
+    expect(bad.status).toBe(406);
+    // Enough objects for a response above the compression threshold.
+    for (let i = 0; i < 400; i++) {
+      await c.apiserver.request('POST', '/api/v1/namespaces/default/serviceaccounts', {
+        body: { metadata: { name: `gz-${i}`, annotations: { filler: 'x'.repeat(300) } } },
+      });
+    }
+    const gz = await new Promise<{ enc?: string; body: Buffer }>((res, rej) => {
+      const pki = join(c.dir, 'pki');
+      https
+        .get(
+          `${c.apiserver.url}/api/v1/namespaces/default/serviceaccounts`,
+          { ca: c.apiserver.caPem, cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')), headers: { 'Accept-Encoding': 'gzip' } },
+          (r) => {
+            const chunks: Buffer[] = [];
+            r.on('data', (d: Buffer) => chunks.push(d));
+            r.on('end', () => res({ enc: r.headers['content-encoding'], body: Buffer.concat(chunks) }));
+          },
+        )
+        .on('error', rej);
+    });
+    expect(gz.enc).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.body).toString()).items.length).toBeGreaterThanOrEqual(400);
+  }, 60_000);
+
+  test('body over 3 MiB → 413', async () => {
+    const r = await c.apiserver.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: `{"metadata":{"name":"big","annotations":{"a":"${'x'.repeat(3 * 1024 * 1024)}"}}}` });
+    expect(r.status).toBe(413);
+    expect(r.json()).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+  });
+});
