@@ -111,6 +111,51 @@ describe('serviceaccounts', () => {
     expect((await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/real')).json()).not.toHaveProperty('automountServiceAccountToken');
   });
 
+  test('deletecollection with a selector answers the deleted objects; dryRun deletes nothing', async () => {
+    const api = c.apiserver;
+    await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'bulk' } } });
+    for (const [name, tier] of [['a', 'x'], ['b', 'x'], ['c', 'y']]) {
+      await api.request('POST', '/api/v1/namespaces/bulk/serviceaccounts', { body: { metadata: { name, labels: { tier } } } });
+    }
+    const dry = await api.request('DELETE', '/api/v1/namespaces/bulk/serviceaccounts?labelSelector=tier%3Dx&dryRun=All');
+    expect(dry.status).toBe(200);
+    expect((await api.request('GET', '/api/v1/namespaces/bulk/serviceaccounts')).json<{ items: unknown[] }>().items).toHaveLength(3);
+    const r = await api.request('DELETE', '/api/v1/namespaces/bulk/serviceaccounts?labelSelector=tier%3Dx');
+    expect(r.status).toBe(200);
+    const list = r.json<{ kind: string; items: { metadata: { name: string } }[] }>();
+    expect(list.kind).toBe('ServiceAccountList');
+    expect(list.items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
+    const left = (await api.request('GET', '/api/v1/namespaces/bulk/serviceaccounts')).json<{ items: { metadata: { name: string } }[] }>();
+    expect(left.items.map((i) => i.metadata.name)).toEqual(['c']);
+  });
+
+  test('update with dryRun=All returns the would-be object and stores nothing', async () => {
+    const api = c.apiserver;
+    const created = (await api.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: sa('dry-upd') })).json<Record<string, unknown>>();
+    const r = await api.request('PUT', '/api/v1/namespaces/team/serviceaccounts/dry-upd?dryRun=All', { body: { ...created, automountServiceAccountToken: false } });
+    expect(r.status).toBe(200);
+    expect(r.json()).toMatchObject({ automountServiceAccountToken: false });
+    expect((await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/dry-upd')).json()).not.toHaveProperty('automountServiceAccountToken');
+  });
+
+  test('PUT without resourceVersion is an unconditional update; with a stale one → 409', async () => {
+    const api = c.apiserver;
+    const created = (await api.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: sa('uncond') })).json<{ metadata: Record<string, unknown> }>();
+    const noRv = { ...created, metadata: { ...created.metadata, resourceVersion: undefined }, automountServiceAccountToken: true };
+    expect((await api.request('PUT', '/api/v1/namespaces/team/serviceaccounts/uncond', { body: noRv })).status).toBe(200);
+    const stale = await api.request('PUT', '/api/v1/namespaces/team/serviceaccounts/uncond', { body: created });
+    expect(stale.status).toBe(409);
+    expect(stale.json()).toMatchObject({ reason: 'Conflict', details: { name: 'uncond', kind: 'serviceaccounts' } });
+  });
+
+  test('removed and unknown versions are 404', async () => {
+    for (const path of ['/apis/certificates.svc.io/v1beta1/certificatesigningrequests', '/api/v2/namespaces', '/apis/nope.svc.io/v1/things']) {
+      const r = await c.apiserver.request('GET', path);
+      expect(r.status).toBe(404);
+      expect(r.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+    }
+  });
+
   test('generateName makes a unique name', async () => {
     const r = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { generateName: 'worker-' } } });
     expect(r.status).toBe(201);
@@ -139,6 +184,19 @@ describe('serviceaccounts', () => {
     const r = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/pre', { body: { preconditions: { uid: 'nope' } } });
     expect(r.status).toBe(409);
     expect(r.json<{ message: string }>().message).toContain('Precondition failed: UID in precondition: nope');
+    const rv = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/pre', { body: { preconditions: { resourceVersion: '1' } } });
+    expect(rv.status).toBe(409);
+    expect(rv.json<{ message: string }>().message).toContain('Precondition failed: ResourceVersion in precondition: 1');
+    const bad = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/pre?propagationPolicy=Sideways');
+    expect(bad.status).toBe(422);
+    expect(bad.json<{ message: string }>().message).toBe(
+      'DeleteOptions.meta.svc.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+    );
+    const cur = (await api.request('GET', '/api/v1/namespaces/team/serviceaccounts/pre')).json<{ metadata: { uid: string; resourceVersion: string } }>();
+    const ok = await api.request('DELETE', '/api/v1/namespaces/team/serviceaccounts/pre?gracePeriodSeconds=0&propagationPolicy=Background', {
+      body: { preconditions: { uid: cur.metadata.uid, resourceVersion: cur.metadata.resourceVersion } },
+    });
+    expect(ok.status).toBe(200);
   });
 });
 
