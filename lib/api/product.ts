@@ -36,6 +36,12 @@ export const annotations = {
 /** Protobuf media type and the 4-byte magic prefix of the Protobuf envelope. */
 export const protobufMediaType = `application/vnd.${productDomain.split('.')[0]}.protobuf`;
 
+/**
+ * Content types also read as Protobuf request bodies: stock clients (kubectl) send the
+ * upstream spelling (docs/design.md, "Naming profile for stock clients"). Not offered in negotiation or 415 lists.
+ */
+export const protobufMediaTypeAliases = ['application/vnd.kubernetes.protobuf'] as const;
+
 /** Namespaces the server creates at start-up. */
 export const systemNamespaces = ['default', 'svc-system', 'svc-public', 'svc-node-lease'] as const;
 

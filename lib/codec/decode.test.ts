@@ -171,11 +171,20 @@ describe('decode: unreadable bodies and kinds', () => {
     expect(run(body, { ...csr, ...extra })).toEqual({ ok: false, code: 400, message });
   });
 
-  it.each(['text/plain', 'application/vnd.svc.protobuf'])('refuses %s with 415', (ct) => {
+  it.each(['text/plain', 'application/x-protobuf'])('refuses %s with 415', (ct) => {
     expect(run('{}', { ...csr, contentType: ct })).toEqual({
       ok: false,
       code: 415,
       message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.svc.protobuf',
+    });
+  });
+
+  it('reads application/vnd.svc.protobuf as Protobuf (a JSON body lacks the magic)', () => {
+    expect(run('{}', { ...csr, contentType: 'application/vnd.svc.protobuf' })).toEqual({
+      ok: false,
+      code: 400,
+      message:
+        'the object provided is unrecognized (must be of type CertificateSigningRequest): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({})',
     });
   });
 });

@@ -2,14 +2,16 @@
 // non-strict mode, wrapped by the handlers' transformDecodeError). Every failure is a 400
 // BadRequest with upstream's message; unknown and duplicate fields follow fieldValidation.
 import type { ApiObject } from '../api/meta';
-import { protobufMediaType } from '../api/product';
+import { protobufMediaType, protobufMediaTypeAliases } from '../api/product';
 import type { ObjectSchema } from '../api/schema';
 import { ApiError, errors } from '../machinery/errors';
 import { decodeTree } from './decodeTree';
 import { goQuote } from './goText';
-import { GroupVersionKind, groupVersionString, interpretKind, InterpretError, withDefaults } from './interpret';
-import { JNode, JSONSyntaxError, parseJSON } from './jsonTree';
+import { GroupVersionKind, groupVersionString, interpretKind, InterpretError, parseGroupVersion, withDefaults } from './interpret';
+import { fromPlain, JNode, JSONSyntaxError, parseJSON } from './jsonTree';
 import { mediaTypeOf } from './mediaType';
+import { normalize } from './normalize';
+import { decodeProtobufEnvelope, decodeProtobufObject, ProtobufError } from './protobuf';
 import { parseYAML, YAMLSyntaxError } from './yamlTree';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -36,6 +38,9 @@ export interface DecodeResult {
 
 /** Media types a create/update body may have, as listed in upstream's 415 message. */
 export const bodyMediaTypes = ['application/json', 'application/yaml', protobufMediaType] as const;
+
+/** Content types read as Protobuf: ours and the upstream spelling stock clients send. */
+const protobufBodyTypes: ReadonlySet<string> = new Set([protobufMediaType, ...protobufMediaTypeAliases]);
 
 /** Scheme name upstream prints in "no kind is registered" errors. */
 const schemeName = 'pkg/api/legacyscheme/scheme.go:30';
@@ -69,12 +74,83 @@ function warningsOf(strict: readonly string[]): string[] {
   return out;
 }
 
+/** The endpoint checks both formats share: group/version accepted, kind registered. */
+function checkKind(actual: GroupVersionKind, opts: DecodeOptions): (why: string) => ApiError {
+  const expected = opts.gvk;
+  const cannotHandle = (why: string): ApiError =>
+    errors.badRequest(`${actual.kind} in version ${goQuote(actual.version)} cannot be handled as a ${expected.kind}: ${why}`);
+  const acceptsGV = opts.acceptsGroupVersion ?? ((gv) => gv.group === expected.group && gv.version === expected.version);
+  if (!acceptsGV(actual)) {
+    throw errors.badRequest(
+      `the API version in the data (${groupVersionString(actual)}) does not match the expected API version (${groupVersionString(expected)})`,
+    );
+  }
+  if (actual.kind !== expected.kind) {
+    throw cannotHandle(`no kind ${goQuote(actual.kind)} is registered for version ${goQuote(groupVersionString(actual))} in scheme ${goQuote(schemeName)}`);
+  }
+  return cannotHandle;
+}
+
+function finish(actual: GroupVersionKind, value: Record<string, unknown>, warnings: string[]): DecodeResult {
+  const apiVersion = groupVersionString(actual);
+  const object: ApiObject = { apiVersion, kind: actual.kind, ...value };
+  object.apiVersion = apiVersion;
+  object.kind = actual.kind;
+  return { object, warnings };
+}
+
+/**
+ * The protobuf serializer's Decode: magic, runtime.Unknown, kind defaults from the endpoint
+ * (copyKindDefaults), then proto.Unmarshal of raw. Envelope errors have no kind yet, so the
+ * handler reports them as "the object provided is unrecognized"; errors in raw as "cannot be
+ * handled as". Protobuf has no unknown-field detection, hence no warnings.
+ */
+function decodeProtobufBody(body: Uint8Array, opts: DecodeOptions): DecodeResult {
+  const expected = opts.gvk;
+  let env;
+  try {
+    env = decodeProtobufEnvelope(body);
+  } catch (e) {
+    if (e instanceof ProtobufError) throw unrecognized(expected.kind, e.message, body);
+    throw e;
+  }
+  // schema.FromAPIVersionAndKind: an unparsable apiVersion leaves group and version empty.
+  let gv = { group: '', version: '' };
+  try {
+    gv = parseGroupVersion(env.apiVersion);
+  } catch (e) {
+    if (!(e instanceof InterpretError)) throw e;
+  }
+  const actual: GroupVersionKind = { ...gv, kind: env.kind };
+  if (!actual.kind) actual.kind = expected.kind;
+  if (!actual.version && expected.version) {
+    actual.group = expected.group;
+    actual.version = expected.version;
+  }
+  const cannotHandle = checkKind(actual, opts);
+
+  let decoded: Record<string, unknown>;
+  try {
+    decoded = decodeProtobufObject(env.raw, opts.schema);
+  } catch (e) {
+    if (e instanceof ProtobufError) throw cannotHandle(e.message);
+    throw e;
+  }
+  // The Go struct proto.Unmarshal filled is what the JSON decoder would fill from that
+  // struct's JSON, so go through that JSON form: zero values dropped as encoding/json's
+  // omitempty would, then the same tree decoder as JSON bodies.
+  const result = decodeTree(fromPlain(normalize(decoded, opts.schema)), opts.schema, { strict: false });
+  if (result.error !== undefined) throw cannotHandle(result.error);
+  return finish(actual, result.value, []);
+}
+
 /** Decodes a create/update body; throws ApiError (400/415) as upstream would. */
 export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
   const validation = opts.fieldValidation ?? 'Warn';
   const strict = validation !== 'Ignore';
   const expected = opts.gvk;
   const { mediaType } = mediaTypeOf(opts.contentType);
+  if (protobufBodyTypes.has(mediaType)) return decodeProtobufBody(body, opts);
 
   let root: JNode;
   const strictErrors: string[] = [];
@@ -105,18 +181,7 @@ export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
     if (e instanceof InterpretError) throw unrecognized(expected.kind, e.message, body);
     throw e;
   }
-  const cannotHandle = (why: string): ApiError =>
-    errors.badRequest(`${actual.kind} in version ${goQuote(actual.version)} cannot be handled as a ${expected.kind}: ${why}`);
-
-  const acceptsGV = opts.acceptsGroupVersion ?? ((gv) => gv.group === expected.group && gv.version === expected.version);
-  if (!acceptsGV(actual)) {
-    throw errors.badRequest(
-      `the API version in the data (${groupVersionString(actual)}) does not match the expected API version (${groupVersionString(expected)})`,
-    );
-  }
-  if (actual.kind !== expected.kind) {
-    throw cannotHandle(`no kind ${goQuote(actual.kind)} is registered for version ${goQuote(groupVersionString(actual))} in scheme ${goQuote(schemeName)}`);
-  }
+  const cannotHandle = checkKind(actual, opts);
 
   const result = decodeTree(root, opts.schema, { strict });
   if (result.error !== undefined) throw cannotHandle(result.error);
@@ -126,9 +191,5 @@ export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
   if (strictErrors.length && validation === 'Strict') throw cannotHandle(`strict decoding error: ${strictErrors.join(', ')}`);
   if (validation === 'Warn') warnings = warningsOf(strictErrors);
 
-  const apiVersion = groupVersionString(actual);
-  const object: ApiObject = { apiVersion, kind: actual.kind, ...result.value };
-  object.apiVersion = apiVersion;
-  object.kind = actual.kind;
-  return { object, warnings };
+  return finish(actual, result.value, warnings);
 }

@@ -1,0 +1,461 @@
+// Schema-driven Protobuf codec (wire-formats.md §5, wire-formats.proto). Every schema field
+// carries its field number (`protobuf`); the message layout follows from the field type:
+// - strings: length-delimited UTF-8; `byte` strings: raw bytes (base64 in the JSON form);
+//   `date-time` strings: a metav1.Time message {1: seconds, 2: nanos} (a zero-length message
+//   is the zero time, JSON null; nanos are dropped as upstream's Time.Unmarshal does);
+// - integers and booleans: varints (int32 truncated, int64 read as a JS number);
+// - objects: nested messages; arrays: repeated fields (varint arrays packed or not);
+// - maps: repeated entry messages {1: key, 2: value}; a map whose values are arrays wraps
+//   each value in a message {1: repeated items} (ExtraValue);
+// - `any` (ManagedFieldsEntry.fieldsV1): a FieldsV1 message {1: Raw} holding JSON.
+// Decoding gives a plain JSON-shaped object holding the fields the message carried (Go's
+// non-pointer zero values included); unknown field numbers are skipped. Encoding writes
+// the fields present in the object, in field-number order, map entries sorted by key.
+import type { FieldSchema, ObjectSchema } from '../api/schema';
+import { Base64Error, decodeGoBase64 } from './goBase64';
+import { formatRFC3339, parseGoRFC3339, TimeParseError } from './goTime';
+import { goStructName } from './goTypes';
+import { setOwn } from './jsonTree';
+import { compareCodePoints } from './normalize';
+import { ProtobufError, WireReader, WireType, WireWriter } from './protobufWire';
+
+export { ProtobufError } from './protobufWire';
+
+/** The 4-byte prefix of every Protobuf body ("k8s\0"). */
+export const protobufMagic: Uint8Array = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
+
+type Entry = readonly [name: string, field: FieldSchema];
+
+const numberCache = new WeakMap<ObjectSchema, Map<number, Entry>>();
+const orderCache = new WeakMap<ObjectSchema, ReadonlyArray<readonly [number, string, FieldSchema]>>();
+
+function byNumber(schema: ObjectSchema): Map<number, Entry> {
+  let m = numberCache.get(schema);
+  if (!m) {
+    m = new Map();
+    for (const [name, f] of Object.entries(schema.fields)) if (f.protobuf !== undefined) m.set(f.protobuf, [name, f]);
+    numberCache.set(schema, m);
+  }
+  return m;
+}
+
+function fieldOrder(schema: ObjectSchema): ReadonlyArray<readonly [number, string, FieldSchema]> {
+  let o = orderCache.get(schema);
+  if (!o) {
+    o = Object.entries(schema.fields)
+      .filter(([, f]) => f.protobuf !== undefined)
+      .map(([name, f]) => [f.protobuf as number, name, f] as const)
+      .sort((a, b) => a[0] - b[0]);
+    orderCache.set(schema, o);
+  }
+  return o;
+}
+
+/** The Go struct field name upstream's "wrong wireType" errors print ("APIVersion", "UID"). */
+function goFieldName(jsonName: string): string {
+  if (jsonName === 'uid') return 'UID';
+  if (jsonName.startsWith('api')) return `API${jsonName.slice(3)}`;
+  return jsonName.charAt(0).toUpperCase() + jsonName.slice(1);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date);
+
+const utf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+// ---------------------------------------------------------------------------------------
+// Decoding
+
+const isVarintType = (f: FieldSchema): boolean => f.type === 'integer' || f.type === 'boolean';
+
+function wrongWireType(wireType: number, goName: string): ProtobufError {
+  return new ProtobufError(`proto: wrong wireType = ${wireType} for field ${goName}`);
+}
+
+function varintValue(v: bigint, f: FieldSchema): number | boolean {
+  if (f.type === 'boolean') return v !== 0n;
+  if (f.type === 'integer' && f.format === 'int32') return Number(BigInt.asIntN(32, v));
+  return Number(BigInt.asIntN(64, v));
+}
+
+/** metav1.Time.Unmarshal: empty → zero time (JSON null); otherwise whole seconds. */
+function decodeTime(bytes: Uint8Array): string | null {
+  if (bytes.length === 0) return null;
+  const r = new WireReader(bytes);
+  let seconds = 0n;
+  while (!r.done()) {
+    const start = r.pos;
+    const { field, wireType } = r.tag('Timestamp');
+    if (field === 1 || field === 2) {
+      if (wireType !== WireType.varint) throw wrongWireType(wireType, field === 1 ? 'Seconds' : 'Nanos');
+      const v = r.uvarint();
+      if (field === 1) seconds = BigInt.asIntN(64, v);
+    } else {
+      r.skipFrom(start);
+    }
+  }
+  const ms = Number(seconds) * 1000;
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 0 || d.getUTCFullYear() > 9999) {
+    throw new ProtobufError('Time.MarshalJSON: year outside of range [0,9999]');
+  }
+  return formatRFC3339(ms);
+}
+
+/** FieldsV1 {1: Raw}: the raw JSON tree; nil Raw is JSON null. */
+function decodeFieldsV1(bytes: Uint8Array): unknown {
+  const r = new WireReader(bytes);
+  let raw: Uint8Array | undefined;
+  while (!r.done()) {
+    const start = r.pos;
+    const { field, wireType } = r.tag('FieldsV1');
+    if (field === 1) {
+      if (wireType !== WireType.bytes) throw wrongWireType(wireType, 'Raw');
+      raw = r.bytes();
+    } else {
+      r.skipFrom(start);
+    }
+  }
+  if (raw === undefined) return null;
+  try {
+    return JSON.parse(utf8.decode(raw));
+  } catch {
+    throw new ProtobufError('invalid JSON in FieldsV1');
+  }
+}
+
+/** A wrapper message {1: repeated items} (ExtraValue) for a map value that is a list. */
+function decodeWrapper(bytes: Uint8Array, items: FieldSchema): unknown[] {
+  const out: unknown[] = [];
+  decodeRepeatedInto(new WireReader(bytes), 'ExtraValue', 1, 'Items', items, out);
+  return out;
+}
+
+/** Reads the messages of a wrapper-like body: only field `num` counts, as a repeated field. */
+function decodeRepeatedInto(r: WireReader, message: string, num: number, goName: string, items: FieldSchema, out: unknown[]): void {
+  while (!r.done()) {
+    const start = r.pos;
+    const { field, wireType } = r.tag(message);
+    if (field === num) readRepeated(r, wireType, items, goName, out);
+    else r.skipFrom(start);
+  }
+}
+
+/** One occurrence of a repeated field: a single element, or a packed run of varints. */
+function readRepeated(r: WireReader, wireType: number, items: FieldSchema, goName: string, out: unknown[]): void {
+  if (isVarintType(items) && wireType === WireType.bytes) {
+    const packed = r.message();
+    while (!packed.done()) out.push(varintValue(packed.uvarint(), items));
+    return;
+  }
+  out.push(readElement(r, wireType, items, goName, undefined));
+}
+
+/** One value of type `f` at the reader's position (after its key). */
+function readElement(r: WireReader, wireType: number, f: FieldSchema, goName: string, existing: unknown): unknown {
+  if (isVarintType(f)) {
+    if (wireType !== WireType.varint) throw wrongWireType(wireType, goName);
+    return varintValue(r.uvarint(), f);
+  }
+  if (wireType !== WireType.bytes) throw wrongWireType(wireType, goName);
+  const bytes = r.bytes();
+  switch (f.type) {
+    case 'string':
+      if (f.format === 'date-time') return decodeTime(bytes);
+      if (f.format === 'byte') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+      return utf8.decode(bytes);
+    case 'object':
+      // A message field seen twice merges, as proto does.
+      return decodeMessage(new WireReader(bytes), f.ref(), isPlainObject(existing) ? existing : {});
+    case 'array':
+      return decodeWrapper(bytes, f.items);
+    case 'any':
+      return decodeFieldsV1(bytes);
+    case 'map':
+      throw new ProtobufError(`proto: ${goName}: nested maps are not supported`);
+  }
+  /* istanbul ignore next */
+  throw new ProtobufError(`proto: ${goName}: unsupported field type`);
+}
+
+/** The Go zero value of a map value the entry left out. */
+function zeroElement(f: FieldSchema): unknown {
+  switch (f.type) {
+    case 'string':
+      return f.format === 'date-time' ? null : '';
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'object':
+      return {};
+    case 'array':
+      return [];
+    default:
+      return null;
+  }
+}
+
+function readMapEntry(r: WireReader, f: Extract<FieldSchema, { type: 'map' }>, goName: string, into: Record<string, unknown>): void {
+  const e = r.message();
+  let key = '';
+  let value: unknown;
+  let seen = false;
+  while (!e.done()) {
+    const start = e.pos;
+    const { field, wireType } = e.tag(goName);
+    if (field === 1) {
+      if (wireType !== WireType.bytes) throw wrongWireType(wireType, 'key');
+      key = utf8.decode(e.bytes());
+    } else if (field === 2) {
+      value = readElement(e, wireType, f.values, 'value', value);
+      seen = true;
+    } else {
+      e.skipFrom(start);
+    }
+  }
+  setOwn(into, key, seen ? value : zeroElement(f.values));
+}
+
+function decodeMessage(r: WireReader, schema: ObjectSchema, into: Record<string, unknown>): Record<string, unknown> {
+  const fields = byNumber(schema);
+  const message = goStructName(schema);
+  while (!r.done()) {
+    const start = r.pos;
+    const { field, wireType } = r.tag(message);
+    const entry = fields.get(field);
+    if (!entry) {
+      r.skipFrom(start);
+      continue;
+    }
+    const [name, f] = entry;
+    const goName = goFieldName(name);
+    if (f.type === 'array') {
+      const cur = Array.isArray(into[name]) ? (into[name] as unknown[]) : [];
+      readRepeated(r, wireType, f.items, goName, cur);
+      into[name] = cur;
+    } else if (f.type === 'map') {
+      if (wireType !== WireType.bytes) throw wrongWireType(wireType, goName);
+      const cur = isPlainObject(into[name]) ? (into[name] as Record<string, unknown>) : {};
+      readMapEntry(r, f, goName, cur);
+      into[name] = cur;
+    } else {
+      into[name] = readElement(r, wireType, f, goName, into[name]);
+    }
+  }
+  return into;
+}
+
+/** Decodes an object message (the envelope's `raw`) into its JSON shape; throws ProtobufError. */
+export function decodeProtobufObject(bytes: Uint8Array, schema: ObjectSchema): Record<string, unknown> {
+  return decodeMessage(new WireReader(bytes), schema, {});
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoding
+
+function encodeError(path: string, why: string): ProtobufError {
+  return new ProtobufError(`cannot encode ${path}: ${why}`);
+}
+
+function timeBytes(v: unknown, path: string): Uint8Array {
+  if (v === null || v === undefined || v === '') return new Uint8Array(0);
+  let ms: number;
+  if (v instanceof Date) ms = v.getTime();
+  else if (typeof v === 'string') {
+    try {
+      ms = parseGoRFC3339(v);
+    } catch (e) {
+      if (e instanceof TimeParseError) throw encodeError(path, e.message);
+      throw e;
+    }
+  } else throw encodeError(path, 'not a time');
+  const w = new WireWriter();
+  w.varint(1, BigInt(Math.floor(ms / 1000)));
+  w.varint(2, 0); // metav1.Time writes nanos = 0
+  return w.finish();
+}
+
+function byteValue(v: unknown, path: string): Uint8Array {
+  if (v instanceof Uint8Array) return v;
+  if (typeof v !== 'string') throw encodeError(path, 'not a base64 string');
+  try {
+    return decodeGoBase64(v);
+  } catch (e) {
+    if (e instanceof Base64Error) throw encodeError(path, e.message);
+    throw e;
+  }
+}
+
+function integerValue(v: unknown, f: FieldSchema, path: string): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw encodeError(path, 'not an integer');
+  const b = BigInt(v);
+  return f.type === 'integer' && f.format === 'int32' ? BigInt.asIntN(32, b) : b;
+}
+
+/** Writes one value of type `f` as field `num` (an array value becomes a wrapper message). */
+function writeElement(w: WireWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
+  switch (f.type) {
+    case 'string':
+      if (f.format === 'date-time') return w.bytes(num, timeBytes(v, path));
+      if (f.format === 'byte') {
+        if (v === null || v === undefined) return;
+        return w.bytes(num, byteValue(v, path));
+      }
+      if (v === null || v === undefined) return w.string(num, '');
+      if (typeof v !== 'string') throw encodeError(path, 'not a string');
+      return w.string(num, v);
+    case 'integer':
+      return w.varint(num, v === null || v === undefined ? 0n : integerValue(v, f, path));
+    case 'boolean':
+      if (v !== null && v !== undefined && typeof v !== 'boolean') throw encodeError(path, 'not a boolean');
+      return w.varint(num, v === true);
+    case 'object': {
+      if (v !== null && v !== undefined && !isPlainObject(v)) throw encodeError(path, 'not an object');
+      return w.bytes(num, encodeMessage((v ?? {}) as Record<string, unknown>, f.ref(), path));
+    }
+    case 'array': {
+      const inner = new WireWriter();
+      writeField(inner, 1, { type: 'array', items: f.items }, v ?? [], path);
+      return w.bytes(num, inner.finish());
+    }
+    case 'any': {
+      const inner = new WireWriter();
+      if (v !== null && v !== undefined) inner.bytes(1, utf8Encoder.encode(JSON.stringify(v)));
+      return w.bytes(num, inner.finish());
+    }
+    case 'map':
+      throw encodeError(path, 'nested maps are not supported');
+  }
+}
+
+function writeField(w: WireWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
+  if (v === undefined) return;
+  switch (f.type) {
+    case 'array':
+      if (v === null) return;
+      if (!Array.isArray(v)) throw encodeError(path, 'not an array');
+      v.forEach((x, i) => writeElement(w, num, f.items, x, `${path}[${i}]`));
+      return;
+    case 'map': {
+      if (v === null) return;
+      if (!isPlainObject(v)) throw encodeError(path, 'not a map');
+      for (const k of Object.keys(v).sort(compareCodePoints)) {
+        const e = new WireWriter();
+        e.string(1, k);
+        writeElement(e, 2, f.values, v[k], `${path}.${k}`);
+        w.bytes(num, e.finish());
+      }
+      return;
+    }
+    case 'string':
+      // A null time is Go's zero Time: an empty message. Other nulls are absent.
+      if (v === null && f.format !== 'date-time') return;
+      return writeElement(w, num, f, v, path);
+    default:
+      if (v === null) return;
+      return writeElement(w, num, f, v, path);
+  }
+}
+
+function encodeMessage(obj: Record<string, unknown>, schema: ObjectSchema, path: string): Uint8Array {
+  const w = new WireWriter();
+  for (const [num, name, f] of fieldOrder(schema)) {
+    if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
+    writeField(w, num, f, obj[name], path ? `${path}.${name}` : name);
+  }
+  return w.finish();
+}
+
+/** Encodes a JSON-shaped object as its message (the envelope's `raw`); throws ProtobufError. */
+export function encodeProtobufObject(obj: Record<string, unknown>, schema: ObjectSchema): Uint8Array {
+  return encodeMessage(obj, schema, '');
+}
+
+// ---------------------------------------------------------------------------------------
+// Envelope: magic + runtime.Unknown {1: TypeMeta{1: apiVersion, 2: kind}, 2: raw,
+// 3: contentEncoding, 4: contentType}.
+
+export interface ProtobufEnvelope {
+  apiVersion: string;
+  kind: string;
+  /** The serialized object message. */
+  raw: Uint8Array;
+  contentType: string;
+}
+
+function decodeTypeMeta(bytes: Uint8Array): { apiVersion: string; kind: string } {
+  const r = new WireReader(bytes);
+  const out = { apiVersion: '', kind: '' };
+  while (!r.done()) {
+    const start = r.pos;
+    const { field, wireType } = r.tag('TypeMeta');
+    if (field === 1 || field === 2) {
+      if (wireType !== WireType.bytes) throw wrongWireType(wireType, field === 1 ? 'APIVersion' : 'Kind');
+      const s = utf8.decode(r.bytes());
+      if (field === 1) out.apiVersion = s;
+      else out.kind = s;
+    } else {
+      r.skipFrom(start);
+    }
+  }
+  return out;
+}
+
+/**
+ * Parses a Protobuf body: the magic, then runtime.Unknown. Throws ProtobufError with the
+ * protobuf serializer's texts ("empty data", "provided data does not appear to be …").
+ * A non-empty contentEncoding is refused: the raw bytes could not be read as a message.
+ */
+export function decodeProtobufEnvelope(body: Uint8Array): ProtobufEnvelope {
+  const n = protobufMagic.length;
+  if (body.length === 0) throw new ProtobufError('empty data');
+  if (body.length < n || !protobufMagic.every((b, i) => body[i] === b)) {
+    throw new ProtobufError(`provided data does not appear to be a protobuf message, expected prefix [${[...protobufMagic].join(' ')}]`);
+  }
+  if (body.length === n) throw new ProtobufError('empty body');
+  const r = new WireReader(body, n);
+  const out: ProtobufEnvelope = { apiVersion: '', kind: '', raw: new Uint8Array(0), contentType: '' };
+  let contentEncoding = '';
+  while (!r.done()) {
+    const start = r.pos;
+    const { field, wireType } = r.tag('Unknown');
+    const names: Record<number, string> = { 1: 'TypeMeta', 2: 'Raw', 3: 'ContentEncoding', 4: 'ContentType' };
+    if (!names[field]) {
+      r.skipFrom(start);
+      continue;
+    }
+    if (wireType !== WireType.bytes) throw wrongWireType(wireType, names[field]);
+    const b = r.bytes();
+    if (field === 1) Object.assign(out, decodeTypeMeta(b));
+    else if (field === 2) out.raw = b;
+    else if (field === 3) contentEncoding = utf8.decode(b);
+    else out.contentType = utf8.decode(b);
+  }
+  if (contentEncoding !== '') throw new ProtobufError(`unsupported content encoding ${JSON.stringify(contentEncoding)}`);
+  return out;
+}
+
+/** magic + Unknown, all four fields written as upstream's marshaller does. */
+export function encodeProtobufEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
+  const tm = new WireWriter();
+  tm.string(1, apiVersion);
+  tm.string(2, kind);
+  const w = new WireWriter();
+  w.bytes(1, tm.finish());
+  w.bytes(2, raw);
+  w.string(3, '');
+  w.string(4, '');
+  const body = w.finish();
+  const out = new Uint8Array(protobufMagic.length + body.length);
+  out.set(protobufMagic, 0);
+  out.set(body, protobufMagic.length);
+  return out;
+}
+
+/** Object → complete Protobuf body (envelope around the object's message). */
+export function encodeProtobuf(obj: Record<string, unknown>, schema: ObjectSchema, apiVersion: string, kind: string): Uint8Array {
+  return encodeProtobufEnvelope(apiVersion, kind, encodeProtobufObject(obj, schema));
+}
