@@ -7,7 +7,7 @@ import { apiVersionOf } from '../../lib/api';
 import { namespaceLifecycle } from '../../lib/admission';
 import { createApiServer, ApiServer } from '../../lib/apiserver/server';
 import { unionAuthenticator, x509Authenticator } from '../../lib/auth';
-import { Etcd3Storage, MemoryStorage, startCompactor, Storage } from '../../lib/etcd';
+import { CompactionStore, Etcd3Storage, MemoryStorage, startCompactor, Storage } from '../../lib/etcd';
 import { builtinStrategies } from '../../lib/registry/builtin';
 import { createStores, namespaceLookup } from '../../lib/registry/stores';
 import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
@@ -71,11 +71,11 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const tls = await loadTLSFiles({ clientCAFile: clientCAFile || undefined, tlsCertFile, tlsKeyFile });
 
   let metricsHook: ((op: string, key: string, s: number) => void) | undefined;
-  const storage: Storage & { compact(rev: number): Promise<void> } =
+  const storage: Storage & CompactionStore =
     opts.storageBackend === 'memory'
       ? new MemoryStorage()
       : new Etcd3Storage({ endpoints: opts.etcdServers, observe: (op, key, s) => metricsHook?.(op, key, s) });
-  const compactor = startCompactor(storage as unknown as Parameters<typeof startCompactor>[0], {
+  const compactor = startCompactor(storage, {
     intervalMs: opts.etcdCompactionIntervalMs,
     onCompacted: (revision) => log.info({ revision }, 'compacted etcd history'),
     onError: (err) => log.warn({ err: err.message }, 'compaction round failed'),

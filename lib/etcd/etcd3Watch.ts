@@ -15,6 +15,7 @@ import { EventType, ProtoEvent, WatchRequest, WatchResponse } from './etcd3Proto
 import { EndpointPool } from './etcd3Pool';
 import { prefixEnd } from './keys';
 import { CompactedError, StorageError, Watch, WatchEvent, WatchHandlers, WatchOptions } from './storage';
+import { deliver, reportError } from './watchHandlers';
 
 interface WatchState {
   id: number;
@@ -158,7 +159,9 @@ export class WatchMux {
   private onResponse(res: WatchResponse): void {
     const revision = res.header?.revision ?? 0;
     if (res.watch_id === BROADCAST_ID) {
-      for (const w of [...this.watches.values()]) if (w.created && !w.closed) w.handlers.onProgress?.(revision);
+      for (const w of [...this.watches.values()]) {
+        if (w.created && !w.closed) this.invoke(w, () => w.handlers.onProgress?.(revision));
+      }
       return;
     }
     const w = this.watches.get(res.watch_id);
@@ -184,17 +187,21 @@ export class WatchMux {
       }
       if (events.length === 0) return;
       w.nextRevision = events[events.length - 1].modRevision + 1;
-      w.handlers.onEvents(events);
+      this.invoke(w, () => w.handlers.onEvents(events));
     } else if (!res.created && revision > 0) {
       // progress_notify: this watch has been sent everything up to `revision`.
       if (revision + 1 > w.nextRevision) w.nextRevision = revision + 1;
-      w.handlers.onProgress?.(revision);
+      this.invoke(w, () => w.handlers.onProgress?.(revision));
     }
+  }
+
+  private invoke(w: WatchState, fn: () => void): void {
+    deliver(fn, () => this.remove(w), (err) => w.handlers.onError(err));
   }
 
   private fail(w: WatchState, err: Error): void {
     this.remove(w);
-    w.handlers.onError(err);
+    reportError((e) => w.handlers.onError(e), err);
   }
 }
 

@@ -21,6 +21,7 @@ import {
   WatchHandlers,
   WatchOptions,
 } from './storage';
+import { deliver, reportError } from './watchHandlers';
 
 /** One state of a key; value null is a tombstone (the key was deleted at modRevision). */
 interface KeyState {
@@ -371,7 +372,7 @@ class MemoryWatcher implements Watch {
     if (this.failure) {
       const err = this.failure;
       this.close();
-      this.handlers.onError(err);
+      reportError((e) => this.handlers.onError(e), err);
       return;
     }
     // Taken before delivery: a handler's own writes land after this revision.
@@ -380,11 +381,11 @@ class MemoryWatcher implements Watch {
     this.queue = [];
     if (events.length > 0) {
       this.deliveredSinceTick = true;
-      this.handlers.onEvents(events);
+      deliver(() => this.handlers.onEvents(events), () => this.close(), (e) => this.handlers.onError(e));
     }
     if (this.progressWanted && !this.closed) {
       this.progressWanted = false;
-      this.handlers.onProgress?.(revision);
+      deliver(() => this.handlers.onProgress?.(revision), () => this.close(), (e) => this.handlers.onError(e));
     }
   }
 }

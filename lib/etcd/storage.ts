@@ -59,6 +59,10 @@ export interface WatchOptions {
   progressNotify?: boolean;
 }
 
+/**
+ * Handlers run on the storage's delivery path: keep them quick. One that throws ends its own
+ * watch (onError receives what it threw); other watches are unaffected.
+ */
 export interface WatchHandlers {
   /** Events in revision order; each event delivered exactly once. */
   onEvents(events: WatchEvent[]): void;

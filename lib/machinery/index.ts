@@ -15,3 +15,4 @@ export * from './continueToken';
 export * from './listOptions';
 export * from './jsonPatch';
 export * from './mergePatch';
+export * from './strategicMergePatch';

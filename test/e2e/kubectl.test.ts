@@ -40,8 +40,14 @@ describe('kubectl', () => {
     const patched = await ok(['patch', 'sa', 'bot', '-n', 'demo', '--type=merge', '-p', '{"metadata":{"labels":{"team":"blue"}}}']);
     expect(patched).toContain('serviceaccount/bot patched');
     expect(await ok(['get', 'sa', '-n', 'demo', '-l', 'team=blue', '-o', 'name'])).toBe('serviceaccount/bot\n');
+    // kubectl's default patch type is a strategic merge patch; secrets merge on their name.
+    await ok(['patch', 'sa', 'bot', '-n', 'demo', '-p', '{"secrets":[{"name":"one"}]}']);
+    await ok(['patch', 'sa', 'bot', '-n', 'demo', '-p', '{"secrets":[{"name":"two"}]}']);
+    expect(await ok(['get', 'sa', 'bot', '-n', 'demo', '-o', 'jsonpath={.secrets[*].name}'])).toBe('two one');
+    expect(await ok(['label', 'sa', 'bot', '-n', 'demo', 'tier=web'])).toContain('serviceaccount/bot labeled');
+    expect(await ok(['annotate', 'ns', 'demo', 'owner=me'])).toContain('namespace/demo annotated');
     const json = JSON.parse(await ok(['get', 'sa', 'bot', '-n', 'demo', '-o', 'json'])) as { metadata: { labels: Record<string, string> } };
-    expect(json.metadata.labels).toEqual({ team: 'blue' });
+    expect(json.metadata.labels).toEqual({ team: 'blue', tier: 'web' });
     expect(await ok(['delete', 'sa', 'bot', '-n', 'demo'])).toContain('serviceaccount "bot" deleted');
     const gone = await c.apiserver.kubectl(['get', 'sa', 'bot', '-n', 'demo']);
     expect(gone.code).not.toBe(0);

@@ -379,6 +379,30 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
       expect(w.error).toBeUndefined();
     });
 
+    test('a handler that throws ends only its own watch', async () => {
+      const r = await s.currentRevision();
+      let thrownTo: Error | undefined;
+      let calls = 0;
+      const bad = s.watch(p, { startRevision: r + 1 }, {
+        onEvents: () => {
+          calls++;
+          throw new Error('handler bug');
+        },
+        onError: (e) => (thrownTo = e),
+      });
+      const good = recordWatch(s, p, { startRevision: r + 1 });
+      await s.create(p + 'a', enc('1'));
+      await good.waitForEvents(1);
+      await s.create(p + 'b', enc('2'));
+      await good.waitForEvents(2);
+      await sleep(50);
+      expect(calls).toBe(1);
+      expect(thrownTo?.message).toBe('handler bug');
+      expect(good.error).toBeUndefined();
+      bad.close();
+      good.close();
+    });
+
     test('compaction: reads and watches below the compact revision fail with CompactedError', async () => {
       const v1 = await s.create(p + 'a', enc('1'));
       const v2 = await s.guaranteedUpdate(p + 'a', () => enc('2'));
