@@ -2,6 +2,7 @@
 // ADDED events when asked, then changes translated with selector transitions
 // (watch-and-list.md §6: entering the selector is ADDED, leaving it is DELETED).
 import type { ApiObject, Status } from '../api';
+import { annotations } from '../api/product';
 import { errors, toApiError } from '../machinery/errors';
 import { CompactedError, WatchEvent as StorageEvent } from '../etcd/storage';
 import { decodeFromStorage } from './storageCodec';
@@ -26,6 +27,8 @@ export interface WatchRequest {
   startNow?: boolean;
   /** With initial state: the minimum revision the state must reflect (RV unset → current). */
   initialMinRevision?: number;
+  /** Watch-list: after the initial ADDED events, a BOOKMARK annotated as the end of them. */
+  initialEventsEndBookmark?: boolean;
   predicate: SelectionPredicate;
 }
 
@@ -56,6 +59,7 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
       if (req.predicate.matches(obj)) initial.push({ type: 'ADDED', object: obj });
     }
     startRevision = list.revision + 1;
+    if (req.initialEventsEndBookmark) initial.push(initialEventsEnd(store, list.revision));
   } else {
     startRevision = req.afterRevision + 1;
   }
@@ -103,6 +107,14 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
     sink.end();
   }
   return { stop: finish };
+}
+
+/** The BOOKMARK that ends a watch-list's initial events (watch-and-list.md §6). */
+function initialEventsEnd(store: GenericStore, revision: number): ApiWatchEvent {
+  return {
+    type: 'BOOKMARK',
+    object: store.withTypeMeta({ metadata: { resourceVersion: String(revision), annotations: { [annotations.initialEventsEnd]: 'true' } } }),
+  };
 }
 
 async function singleKey(store: GenericStore, key: string): Promise<{ kvs: import('../etcd/storage').KeyValue[]; revision: number }> {

@@ -163,6 +163,22 @@ describe('watch', () => {
     for (const n of names) await api.request('DELETE', `${collection}/${n}`);
   });
 
+  test('watch-list: initial events end with an annotated BOOKMARK', async () => {
+    const w = c.apiserver.watch(
+      `${collection}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=tier%3Dtop`,
+    );
+    const events = await w.waitFor((e) => e.some((x) => x.type === 'BOOKMARK'));
+    w.close();
+    expect(events.slice(0, 10).every((e) => e.type === 'ADDED')).toBe(true);
+    expect(events[10]).toMatchObject({
+      type: 'BOOKMARK',
+      object: { kind: 'ServiceAccount', apiVersion: 'v1', metadata: { annotations: { 'svc.io/initial-events-end': 'true' } } },
+    });
+    expect(Number(events[10].object.metadata?.resourceVersion)).toBeGreaterThan(0);
+    const bad = await c.apiserver.request('GET', `${collection}?watch=true&sendInitialEvents=true`);
+    expect(bad.status).toBe(422);
+  });
+
   test('timeoutSeconds ends the stream', async () => {
     const w = c.apiserver.watch(`${collection}?watch=true&resourceVersion=0&timeoutSeconds=1&fieldSelector=metadata.name%3Dsa-002`);
     await eventually(async () => w.ended, 5000, 'the watch to end');

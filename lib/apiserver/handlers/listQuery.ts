@@ -90,6 +90,7 @@ export function watchRequestFromQuery(h: HandlerContext): WatchQuery {
   if (s.mode === 'fromRevision') request.afterRevision = s.rv;
   else if (s.mode === 'now') request.startNow = true;
   else if (s.consistency === 'notOlderThan') request.initialMinRevision = s.rv;
+  if (s.mode === 'initialState' && d.initialEventsEndBookmark) request.initialEventsEndBookmark = true;
   return {
     request,
     timeoutSeconds: d.timeoutSeconds ?? 0,
