@@ -1,6 +1,6 @@
 // Meta types shared by every kind: ObjectMeta, ListMeta, Status, DeleteOptions and references.
 import { openapiDefinitionPrefix as P } from './product';
-import { defineObject, ObjectOf, s } from './schema';
+import { defineObject, ObjectOf, ObjectSchema, s } from './schema';
 
 const meta = (n: string): string => `${P.meta}.${n}`;
 const core = (n: string): string => `${P.api}.core.v1.${n}`;
@@ -161,6 +161,20 @@ export const ObjectReferenceSchema = defineObject({
     fieldPath: s.string({ protobuf: 7 }),
   },
 });
+
+/** The List kind of a kind: apiVersion, kind, metadata (ListMeta) and items, named <Item>List. */
+export function listSchemaOf<O extends ObjectSchema>(item: O, description: string, itemsDescription: string) {
+  return defineObject({
+    name: `${item.name}List`,
+    description,
+    fields: {
+      apiVersion: s.string(),
+      kind: s.string(),
+      metadata: s.object(() => ListMetaSchema, { protobuf: 1 }),
+      items: s.array(s.object(() => item), { protobuf: 2, required: true, description: itemsDescription }),
+    },
+  });
+}
 
 export type ObjectMeta = ObjectOf<typeof ObjectMetaSchema>;
 export type ListMeta = ObjectOf<typeof ListMetaSchema>;

@@ -107,20 +107,25 @@ export class GenericStore {
 
   // ---- create -------------------------------------------------------------------------------
 
-  async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+  /** Everything a create does before persisting: system fields, defaults, validation, admission. */
+  private async prepareCreate(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
     const obj = this.withTypeMeta(structuredClone(input));
     const meta = (obj.metadata ??= {});
-    if (meta.resourceVersion) throw errors.plain(500, 'resourceVersion should not be set on objects to be created');
     if (this.resource.namespaced) meta.namespace = ctx.namespace || meta.namespace;
     else delete meta.namespace;
     fillCreateFields(obj, ctx.now());
     this.strategy.applyDefaults?.(obj);
     this.strategy.prepareForCreate(ctx, obj);
-    const generated = !meta.name && !!meta.generateName;
-    if (generated) meta.name = generateName(meta.generateName ?? '');
+    if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     this.validateCreate(ctx, obj);
     if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
-    const stored = this.withTypeMeta(obj);
+    return this.withTypeMeta(obj);
+  }
+
+  async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+    if (input.metadata?.resourceVersion) throw errors.plain(500, 'resourceVersion should not be set on objects to be created');
+    const generated = !input.metadata?.name && !!input.metadata?.generateName;
+    const stored = await this.prepareCreate(ctx, input);
     if (ctx.dryRun) return stored;
 
     for (let attempt = 1; ; attempt++) {
@@ -183,7 +188,6 @@ export class GenericStore {
     const key = this.keyFor(ctx, name);
     const strategy = this.updateStrategy(ctx);
     let created = false;
-    let result: ApiObject | null = null;
     let deletedDuringUpdate = false;
 
     const compute = async (current: KeyValue | null): Promise<ApiObject | 'unchanged' | 'delete'> => {
@@ -194,17 +198,10 @@ export class GenericStore {
           throw errors.notFound(this.groupResource, name);
         }
         const body = await objInfo(null);
+        // A PUT carrying a resourceVersion targets an existing object that is gone.
+        if (body.metadata?.resourceVersion) throw errors.notFound(this.groupResource, name);
         created = true;
-        const obj = this.withTypeMeta(structuredClone(body));
-        const meta = (obj.metadata ??= {});
-        if (meta.resourceVersion) throw errors.notFound(this.groupResource, name);
-        if (this.resource.namespaced) meta.namespace = ctx.namespace;
-        fillCreateFields(obj, ctx.now());
-        this.strategy.applyDefaults?.(obj);
-        this.strategy.prepareForCreate(ctx, obj);
-        this.validateCreate(ctx, obj);
-        if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
-        return this.withTypeMeta(obj);
+        return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } });
       }
       const old = this.decode(current);
       const obj = this.withTypeMeta(structuredClone(await objInfo(structuredClone(old))));
@@ -243,10 +240,7 @@ export class GenericStore {
       if (this.shouldDeleteDuringUpdate(next)) return 'delete';
       const before = JSON.stringify(this.withTypeMeta({ ...old, metadata: { ...old.metadata, resourceVersion: undefined } }));
       const after = JSON.stringify({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } });
-      if (before === after) {
-        result = old;
-        return 'unchanged';
-      }
+      if (before === after) return 'unchanged';
       return next;
     };
 
@@ -258,8 +252,7 @@ export class GenericStore {
         this.fail(e, name, 'update');
       }
       const out = await compute(current);
-      if (out === 'unchanged') return { obj: result ?? this.decode(current!), created: false };
-      if (out === 'delete') return { obj: this.decode(current!), created: false };
+      if (out === 'unchanged' || out === 'delete') return { obj: this.decode(current!), created: false };
       return { obj: { ...out, metadata: { ...out.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
     }
 
@@ -274,7 +267,6 @@ export class GenericStore {
             deletedDuringUpdate = true;
             return null;
           }
-          result = out;
           return encodeForStorage(out);
         },
         { ignoreNotFound: true },

@@ -1,4 +1,4 @@
-import { ListMetaSchema, ObjectMetaSchema } from '../meta';
+import { listSchemaOf, ObjectMetaSchema } from '../meta';
 import { groups, openapiDefinitionPrefix as P } from '../product';
 import type { ResourceInfo } from '../resource';
 import { defineObject, ObjectOf, s } from '../schema';
@@ -88,16 +88,7 @@ export const CertificateSigningRequestSchema = defineObject({
   },
 });
 
-export const CertificateSigningRequestListSchema = defineObject({
-  name: name('CertificateSigningRequestList'),
-  description: 'CertificateSigningRequestList is a collection of CertificateSigningRequest objects',
-  fields: {
-    apiVersion: s.string(),
-    kind: s.string(),
-    metadata: s.object(() => ListMetaSchema, { protobuf: 1 }),
-    items: s.array(s.object(() => CertificateSigningRequestSchema), { protobuf: 2, required: true, description: 'items is a collection of CertificateSigningRequest objects' }),
-  },
-});
+export const CertificateSigningRequestListSchema = listSchemaOf(CertificateSigningRequestSchema, 'CertificateSigningRequestList is a collection of CertificateSigningRequest objects', 'items is a collection of CertificateSigningRequest objects');
 
 export type CertificateSigningRequest = ObjectOf<typeof CertificateSigningRequestSchema>;
 export type CertificateSigningRequestCondition = ObjectOf<typeof CertificateSigningRequestConditionSchema>;

@@ -1,4 +1,4 @@
-import { ListMetaSchema, ObjectMetaSchema } from '../meta';
+import { listSchemaOf, ObjectMetaSchema } from '../meta';
 import { namespaceFinalizer, openapiDefinitionPrefix as P } from '../product';
 import type { ResourceInfo } from '../resource';
 import { defineObject, ObjectOf, s } from '../schema';
@@ -53,16 +53,7 @@ export const NamespaceSchema = defineObject({
   },
 });
 
-export const NamespaceListSchema = defineObject({
-  name: name('NamespaceList'),
-  description: 'NamespaceList is a list of Namespaces.',
-  fields: {
-    apiVersion: s.string(),
-    kind: s.string(),
-    metadata: s.object(() => ListMetaSchema, { protobuf: 1 }),
-    items: s.array(s.object(() => NamespaceSchema), { protobuf: 2, required: true, description: 'Items is the list of Namespace objects in the list.' }),
-  },
-});
+export const NamespaceListSchema = listSchemaOf(NamespaceSchema, 'NamespaceList is a list of Namespaces.', 'Items is the list of Namespace objects in the list.');
 
 export type Namespace = ObjectOf<typeof NamespaceSchema>;
 

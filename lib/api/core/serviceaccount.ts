@@ -1,4 +1,4 @@
-import { ListMetaSchema, LocalObjectReferenceSchema, ObjectMetaSchema, ObjectReferenceSchema } from '../meta';
+import { listSchemaOf, LocalObjectReferenceSchema, ObjectMetaSchema, ObjectReferenceSchema } from '../meta';
 import { openapiDefinitionPrefix as P } from '../product';
 import type { ResourceInfo } from '../resource';
 import { defineObject, ObjectOf, s } from '../schema';
@@ -33,16 +33,7 @@ export const ServiceAccountSchema = defineObject({
   },
 });
 
-export const ServiceAccountListSchema = defineObject({
-  name: name('ServiceAccountList'),
-  description: 'ServiceAccountList is a list of ServiceAccount objects',
-  fields: {
-    apiVersion: s.string(),
-    kind: s.string(),
-    metadata: s.object(() => ListMetaSchema, { protobuf: 1 }),
-    items: s.array(s.object(() => ServiceAccountSchema), { protobuf: 2, required: true, description: 'List of ServiceAccounts.' }),
-  },
-});
+export const ServiceAccountListSchema = listSchemaOf(ServiceAccountSchema, 'ServiceAccountList is a list of ServiceAccount objects', 'List of ServiceAccounts.');
 
 export type ServiceAccount = ObjectOf<typeof ServiceAccountSchema>;
 

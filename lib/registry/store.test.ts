@@ -1,0 +1,148 @@
+// The generic store over the in-memory backend: the create/update/delete rules every resource
+// shares, and lists and watches with selectors.
+import { MemoryStorage } from '../etcd/memory';
+import { isApiError } from '../machinery/errors';
+import { parseLabelSelector } from '../machinery/labelSelector';
+import { FieldSelector } from '../machinery/fieldSelector';
+import { builtinStrategies } from './builtin';
+import { listObjects } from './list';
+import { everything, selectionPredicate } from './predicate';
+import { createStores, systemContext } from './stores';
+import type { GenericStore } from './store';
+import { watchObjects, ApiWatchEvent } from './watch';
+
+let stores: GenericStore[];
+let sa: GenericStore;
+let ns: GenericStore;
+const ctx = systemContext('team');
+
+beforeEach(async () => {
+  stores = createStores(new MemoryStorage(), builtinStrategies, '/registry');
+  sa = stores.find((s) => s.resource.resource === 'serviceaccounts')!;
+  ns = stores.find((s) => s.resource.resource === 'namespaces')!;
+  await ns.create(systemContext(), { metadata: { name: 'team' } });
+});
+
+const csr = (): GenericStore => stores.find((s) => s.resource.resource === 'certificatesigningrequests')!;
+
+async function code(p: Promise<unknown>): Promise<number | 'ok'> {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    if (isApiError(e)) return e.code;
+    throw e;
+  }
+}
+
+describe('GenericStore', () => {
+  test('create sets system fields and the key layout', async () => {
+    const o = await sa.create(ctx, { metadata: { name: 'bot', uid: 'mine', creationTimestamp: '2000-01-01T00:00:00Z' } });
+    expect(o).toMatchObject({ kind: 'ServiceAccount', apiVersion: 'v1', metadata: { name: 'bot', namespace: 'team' } });
+    expect(o.metadata?.uid).not.toBe('mine');
+    expect(o.metadata?.creationTimestamp).not.toBe('2000-01-01T00:00:00Z');
+    const raw = await sa.storage.get('/registry/serviceaccounts/team/bot');
+    expect(String(raw.kv?.modRevision)).toBe(o.metadata?.resourceVersion);
+    expect(Buffer.from(raw.kv!.value).toString()).not.toContain('resourceVersion');
+  });
+
+  test.each([
+    ['existing name', 409, async () => sa.create(ctx, { metadata: { name: 'dup' } })],
+    ['invalid name', 422, async () => sa.create(ctx, { metadata: { name: 'Not Valid' } })],
+    ['resourceVersion on create', 500, async () => sa.create(ctx, { metadata: { name: 'x', resourceVersion: '3' } })],
+    ['update of a missing CSR', 404, async () => csr().update(systemContext(), 'nope', (c) => c ?? {})],
+  ] as const)('%s → %s', async (_n, want, run) => {
+    await sa.create(ctx, { metadata: { name: 'dup' } });
+    expect(await code(run())).toBe(want);
+  });
+
+  test('PUT on a missing ServiceAccount creates it (201 semantics)', async () => {
+    const { obj, created } = await sa.update(ctx, 'fresh', () => ({ metadata: { name: 'fresh' } }));
+    expect(created).toBe(true);
+    expect(obj.metadata?.uid).toBeTruthy();
+  });
+
+  test('update: stale resourceVersion → 409, unchanged object keeps its resourceVersion', async () => {
+    const o = await sa.create(ctx, { metadata: { name: 'u' } });
+    const same = await sa.update(ctx, 'u', (cur) => cur!);
+    expect(same.obj.metadata?.resourceVersion).toBe(o.metadata?.resourceVersion);
+    await sa.update(ctx, 'u', (cur) => ({ ...cur!, automountServiceAccountToken: true }));
+    expect(await code(sa.update(ctx, 'u', () => ({ ...o, automountServiceAccountToken: false })))).toBe(409);
+  });
+
+  test('dryRun create and delete persist nothing', async () => {
+    await sa.create({ ...ctx, dryRun: true }, { metadata: { name: 'ghost' } });
+    expect(await code(sa.get(ctx, 'ghost'))).toBe(404);
+    await sa.create(ctx, { metadata: { name: 'kept' } });
+    await sa.delete({ ...ctx, dryRun: true }, 'kept');
+    expect(await code(sa.get(ctx, 'kept'))).toBe('ok');
+  });
+
+  test('finalizers: delete marks, removing the last finalizer deletes', async () => {
+    await sa.create(ctx, { metadata: { name: 'f', finalizers: ['example.com/x'] } });
+    const r = await sa.delete(ctx, 'f');
+    expect(r.deleted).toBe(false);
+    expect((r.body as { metadata: { deletionTimestamp?: string } }).metadata.deletionTimestamp).toBeTruthy();
+    await sa.update(ctx, 'f', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, finalizers: [] } }));
+    expect(await code(sa.get(ctx, 'f'))).toBe(404);
+  });
+
+  test('delete preconditions', async () => {
+    const o = await sa.create(ctx, { metadata: { name: 'p' } });
+    expect(await code(sa.delete(ctx, 'p', { preconditions: { uid: 'other' } }))).toBe(409);
+    expect(await code(sa.delete(ctx, 'p', { preconditions: { resourceVersion: '1' } }))).toBe(409);
+    expect(await code(sa.delete(ctx, 'p', { preconditions: { uid: o.metadata?.uid, resourceVersion: o.metadata?.resourceVersion } }))).toBe('ok');
+  });
+
+  test('generateName retries into a free name', async () => {
+    const a = await sa.create(ctx, { metadata: { generateName: 'w-' } });
+    expect(a.metadata?.name).toMatch(/^w-[a-z0-9]{5}$/);
+  });
+});
+
+describe('listObjects', () => {
+  beforeEach(async () => {
+    for (let i = 0; i < 10; i++) await sa.create(ctx, { metadata: { name: `s${i}`, labels: { odd: String(i % 2 === 1) } } });
+  });
+
+  test('pages share one revision and continue where the last ended', async () => {
+    const first = await listObjects(sa, { namespace: 'team', source: { kind: 'latest' }, limit: 4, predicate: everything });
+    expect(first.items.map((i) => i.metadata?.name)).toEqual(['s0', 's1', 's2', 's3']);
+    expect(first.metadata.remainingItemCount).toBe(6);
+    await sa.create(ctx, { metadata: { name: 's99' } });
+    const start = Buffer.from(first.metadata.continue!, 'base64url').toString();
+    const { rv, start: key } = JSON.parse(start) as { rv: number; start: string };
+    const second = await listObjects(sa, { namespace: 'team', source: { kind: 'continue', rv, start: key }, limit: 100, predicate: everything });
+    expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+    expect(second.items.map((i) => i.metadata?.name)).toEqual(['s4', 's5', 's6', 's7', 's8', 's9']);
+  });
+
+  test('selectors fill the page and omit remainingItemCount', async () => {
+    const pred = selectionPredicate(parseLabelSelector('odd=true'), FieldSelector.everything(), (o) => sa.strategy.selectableFields(o));
+    const page = await listObjects(sa, { namespace: 'team', source: { kind: 'latest' }, limit: 3, predicate: pred });
+    expect(page.items.map((i) => i.metadata?.name)).toEqual(['s1', 's3', 's5']);
+    expect(page.metadata.continue).toBeTruthy();
+    expect(page.metadata.remainingItemCount).toBeUndefined();
+  });
+});
+
+describe('watchObjects', () => {
+  test('initial state, then changes with selector transitions', async () => {
+    await sa.create(ctx, { metadata: { name: 'in', labels: { app: 'x' } } });
+    await sa.create(ctx, { metadata: { name: 'out', labels: { app: 'y' } } });
+    const pred = selectionPredicate(parseLabelSelector('app=x'), FieldSelector.everything(), (o) => sa.strategy.selectableFields(o));
+    const got: ApiWatchEvent[] = [];
+    const w = await watchObjects(sa, { namespace: 'team', predicate: pred }, { send: (e) => got.push(...e), end: () => undefined });
+    await sa.update(ctx, 'out', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { app: 'x' } } }));
+    await sa.update(ctx, 'in', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { app: 'z' } } }));
+    await sa.delete(ctx, 'out');
+    await new Promise((r) => setTimeout(r, 20));
+    w.stop();
+    expect(got.map((e) => [e.type, (e.object as { metadata: { name: string } }).metadata.name])).toEqual([
+      ['ADDED', 'in'],
+      ['ADDED', 'out'],
+      ['DELETED', 'in'],
+      ['DELETED', 'out'],
+    ]);
+  });
+});
