@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import pino from 'pino';
-import { apiVersionOf } from '../../lib/api';
+import { apiVersionOf, processNames } from '../../lib/api';
 import { namespaceLifecycle } from '../../lib/admission';
 import { createApiServer, ApiServer } from '../../lib/apiserver/server';
 import { unionAuthenticator, x509Authenticator } from '../../lib/auth';
@@ -15,7 +15,7 @@ import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing'
 import { FlagError, parseFlags, usage } from '../flagSet';
 import { apiserverFlags, toOptions, ApiServerOptions } from './options';
 
-const program = 'svc-apiserver';
+const program = processNames.apiserver;
 
 export async function main(argv: string[]): Promise<void> {
   let opts: ApiServerOptions;

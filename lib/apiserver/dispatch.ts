@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
 import type { Authenticator } from '../auth';
 import { errors, toApiError, ApiError } from '../machinery/errors';
+import { goQuote } from '../machinery/fieldErrors';
+import { validatePathSegmentName } from '../machinery/validation/names';
 import type { RequestContext, UserInfo } from '../registry/strategy';
 import type { HandlerContext } from './handlerContext';
 import { handleCreate } from './handlers/create';
@@ -60,9 +62,11 @@ export function createDispatcher(cfg: DispatchConfig): (req: IncomingMessage, re
 
 async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = process.hrtime.bigint();
-  const url = new URL(req.url ?? '/', 'https://localhost');
-  const query = url.searchParams;
-  const info = parseRequestInfo(req.method ?? 'GET', url.pathname, query);
+  // The raw path, not WHATWG URL parsing: that would resolve encoded dot segments (%2E%2E).
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const query = new URLSearchParams(q >= 0 ? rawUrl.slice(q + 1) : '');
+  const info = parseRequestInfo(req.method ?? 'GET', q >= 0 ? rawUrl.slice(0, q) : rawUrl, query);
   let output: OutputFormat | null = { mediaType: 'application/json', pretty: isPrettyRequested(req, query) };
   let user: UserInfo = anonymousUser;
   let dryRun = false;
@@ -86,6 +90,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     if (!served) throw errors.routeNotFound();
     output = chooseOutput(req.headers.accept, isPrettyRequested(req, query));
     validateRoute(served, info);
+    validateNameParameter(info);
     authorize(user, info);
     const handler = handlers[info.verb];
     if (!handler) throw errors.methodNotSupported({ group: info.group, resource: info.resource }, info.verb);
@@ -173,6 +178,15 @@ function validateRoute(served: ServedResource, info: RequestInfo): void {
     throw info.name ? errors.routeNotFound() : errors.routeMethodNotAllowed();
   }
   if (!r.verbs.includes(info.verb)) throw errors.methodNotSupported(gr, info.verb);
+}
+
+/** Names in the URL must be usable as a storage key (errors.md §3). */
+function validateNameParameter(info: RequestInfo): void {
+  for (const name of [info.name, info.namespace]) {
+    if (!name) continue;
+    const msgs = validatePathSegmentName(name, false);
+    if (msgs.length) throw errors.badRequest(`Name parameter invalid: ${goQuote(name)}: ${msgs.join(';')}`);
+  }
 }
 
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

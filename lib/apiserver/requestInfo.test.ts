@@ -17,6 +17,8 @@ describe('parseRequestInfo', () => {
     ['PATCH', '/apis/certificates.svc.io/v1/certificatesigningrequests/x/approval', '', { verb: 'patch', group: 'certificates.svc.io', subresource: 'approval' }],
     ['GET', '/apis/certificates.svc.io/v1/watch/certificatesigningrequests', '', { verb: 'watch', resource: 'certificatesigningrequests' }],
     ['GET', '/apis/certificates.svc.io/v1/watch/certificatesigningrequests/x', '', { verb: 'watch', name: 'x' }],
+    ['GET', '/apis/certificates.svc.io/v1/certificatesigningrequests/a%25b', '', { verb: 'get', name: 'a%b' }],
+    ['GET', '/api/v1/namespaces/demo/serviceaccounts/%2e%2e', '', { verb: 'get', name: '..' }],
   ])('%s %s?%s', (method, path, query, want) => {
     const info = parseRequestInfo(method, path, q(query));
     expect(info.isResourceRequest).toBe(true);

@@ -34,7 +34,11 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     name: '',
     parts: [],
   };
-  const segs = path.replace(/^\/+|\/+$/g, '').split('/').filter((s, i, a) => s !== '' || a.length === 1);
+  const segs = path
+    .replace(/^\/+|\/+$/g, '')
+    .split('/')
+    .filter((s, i, a) => s !== '' || a.length === 1)
+    .map(decodeSegment);
   if (segs.length === 0 || (segs[0] !== 'api' && segs[0] !== 'apis')) return info;
   let cur = segs.slice(1);
   if (segs[0] === 'api') {
@@ -84,4 +88,13 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   else if (m === 'DELETE') info.verb = info.name ? 'delete' : 'deletecollection';
   else info.verb = m.toLowerCase();
   return info;
+}
+
+/** Path segments are percent-decoded as upstream's router does; a bad escape stays as sent. */
+function decodeSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
 }

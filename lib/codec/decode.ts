@@ -5,10 +5,11 @@ import type { ApiObject } from '../api/meta';
 import { protobufMediaType, protobufMediaTypeAliases } from '../api/product';
 import type { ObjectSchema } from '../api/schema';
 import { ApiError, errors } from '../machinery/errors';
+import type { GoJsonNode } from '../machinery/goJson';
+import { goJsonNodeFromValue, GoJsonSyntaxError, parseGoJsonTree } from '../machinery/goJson';
+import { goQuote } from '../machinery/goStrconv';
 import { decodeTree } from './decodeTree';
-import { goQuote } from './goText';
 import { GroupVersionKind, groupVersionString, interpretKind, InterpretError, parseGroupVersion, withDefaults } from './interpret';
-import { fromPlain, JNode, JSONSyntaxError, parseJSON } from './jsonTree';
 import { mediaTypeOf } from './mediaType';
 import { normalize } from './normalize';
 import { decodeProtobufEnvelope, decodeProtobufObject, ProtobufError } from './protobuf';
@@ -139,7 +140,7 @@ function decodeProtobufBody(body: Uint8Array, opts: DecodeOptions): DecodeResult
   // The Go struct proto.Unmarshal filled is what the JSON decoder would fill from that
   // struct's JSON, so go through that JSON form: zero values dropped as encoding/json's
   // omitempty would, then the same tree decoder as JSON bodies.
-  const result = decodeTree(fromPlain(normalize(decoded, opts.schema)), opts.schema, { strict: false });
+  const result = decodeTree(goJsonNodeFromValue(normalize(decoded, opts.schema)), opts.schema, { strict: false });
   if (result.error !== undefined) throw cannotHandle(result.error);
   return finish(actual, result.value, []);
 }
@@ -152,13 +153,13 @@ export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
   const { mediaType } = mediaTypeOf(opts.contentType);
   if (protobufBodyTypes.has(mediaType)) return decodeProtobufBody(body, opts);
 
-  let root: JNode;
+  let root: GoJsonNode;
   const strictErrors: string[] = [];
   if (mediaType === '' || mediaType === 'application/json') {
     try {
-      root = parseJSON(body);
+      root = parseGoJsonTree(body);
     } catch (e) {
-      if (e instanceof JSONSyntaxError) throw unrecognized(expected.kind, `couldn't get version/kind; json parse error: ${e.message}`, body);
+      if (e instanceof GoJsonSyntaxError) throw unrecognized(expected.kind, `couldn't get version/kind; json parse error: ${e.message}`, body);
       throw e;
     }
   } else if (mediaType === 'application/yaml') {

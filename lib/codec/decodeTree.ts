@@ -7,11 +7,13 @@
 // - errors returned by custom unmarshalers (metav1.Time) abort at once and win;
 // - a repeated field decodes into the value already there (objects and maps merge).
 import type { FieldSchema, ObjectSchema } from '../api/schema';
+import type { GoJsonNode } from '../machinery/goJson';
+import { goJsonKindWord, goJsonNodeValue } from '../machinery/goJson';
+import { goQuote } from '../machinery/goStrconv';
+import { setOwn } from '../machinery/jsonValue';
 import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatRFC3339, parseGoRFC3339, TimeParseError } from './goTime';
-import { goQuote } from './goText';
 import { goStructName, goStructType, goTypeOf } from './goTypes';
-import { JNode, setOwn, toPlain } from './jsonTree';
 
 export interface TreeDecodeResult {
   /** The decoded object (meaningful only when `error` is absent). */
@@ -47,10 +49,6 @@ interface Ctx {
 
 const childKey = (p: string, k: string): string => (p ? `${p}.${k}` : k);
 
-function jsonKind(n: JNode): string {
-  return n.kind === 'bool' ? 'bool' : n.kind;
-}
-
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -83,11 +81,11 @@ class TreeDecoder {
     return KEEP;
   }
 
-  struct(n: Extract<JNode, { kind: 'object' }>, schema: ObjectSchema, into: Record<string, unknown> | undefined, ctx: Ctx): Record<string, unknown> {
+  struct(n: Extract<GoJsonNode, { kind: 'object' }>, schema: ObjectSchema, into: Record<string, unknown> | undefined, ctx: Ctx): Record<string, unknown> {
     const out = into ?? {};
     const seen = new Set<string>();
     const structName = goStructName(schema);
-    for (const [key, child] of n.entries) {
+    for (const { key, value: child } of n.members) {
       const field = Object.prototype.hasOwnProperty.call(schema.fields, key) ? schema.fields[key] : undefined;
       if (!field) {
         this.strictError('unknown field', childKey(ctx.strict, key));
@@ -104,7 +102,7 @@ class TreeDecoder {
   }
 
   /** Decodes one value; `element` marks array items and map values, where null means the zero value. */
-  value(n: JNode, f: FieldSchema, existing: unknown, ctx: Ctx, element: boolean): Outcome {
+  value(n: GoJsonNode, f: FieldSchema, existing: unknown, ctx: Ctx, element: boolean): Outcome {
     if (n.kind === 'null') {
       if (element) return existing !== undefined ? existing : zeroOf(f);
       // Go leaves non-pointer scalars and structs alone and nils pointers, slices and maps.
@@ -115,7 +113,7 @@ class TreeDecoder {
     switch (f.type) {
       case 'string':
         if (f.format === 'date-time') return this.time(n, ctx);
-        if (n.kind !== 'string') return this.typeError(jsonKind(n), goTypeOf(f), ctx);
+        if (n.kind !== 'string') return this.typeError(goJsonKindWord(n), goTypeOf(f), ctx);
         if (f.format === 'byte') {
           try {
             return decodeGoBase64(n.value).toString('base64');
@@ -129,21 +127,21 @@ class TreeDecoder {
         }
         return n.value;
       case 'integer': {
-        if (n.kind !== 'number') return this.typeError(jsonKind(n), f.format, ctx);
-        if (!/^-?\d+$/.test(n.raw)) return this.typeError(`number ${n.raw}`, f.format, ctx);
-        const big = BigInt(n.raw);
+        if (n.kind !== 'number') return this.typeError(goJsonKindWord(n), f.format, ctx);
+        if (!/^-?\d+$/.test(n.text)) return this.typeError(`number ${n.text}`, f.format, ctx);
+        const big = BigInt(n.text);
         const [lo, hi] = f.format === 'int32' ? int32Range : int64Range;
-        if (big < lo || big > hi) return this.typeError(`number ${n.raw}`, f.format, ctx);
+        if (big < lo || big > hi) return this.typeError(`number ${n.text}`, f.format, ctx);
         return Number(big);
       }
       case 'boolean':
-        if (n.kind !== 'bool') return this.typeError(jsonKind(n), 'bool', ctx);
+        if (n.kind !== 'bool') return this.typeError(goJsonKindWord(n), 'bool', ctx);
         return n.value;
       case 'object':
-        if (n.kind !== 'object') return this.typeError(jsonKind(n), goStructType(f.ref()), ctx);
+        if (n.kind !== 'object') return this.typeError(goJsonKindWord(n), goStructType(f.ref()), ctx);
         return this.struct(n, f.ref(), isPlainObject(existing) ? existing : undefined, ctx);
       case 'array': {
-        if (n.kind !== 'array') return this.typeError(jsonKind(n), goTypeOf(f), ctx);
+        if (n.kind !== 'array') return this.typeError(goJsonKindWord(n), goTypeOf(f), ctx);
         const prev = Array.isArray(existing) ? existing : [];
         const out: unknown[] = [];
         n.items.forEach((item, i) => {
@@ -153,10 +151,10 @@ class TreeDecoder {
         return out;
       }
       case 'map': {
-        if (n.kind !== 'object') return this.typeError(jsonKind(n), goTypeOf(f), ctx);
+        if (n.kind !== 'object') return this.typeError(goJsonKindWord(n), goTypeOf(f), ctx);
         const out = isPlainObject(existing) ? existing : {};
         const seen = new Set<string>();
-        for (const [k, v] of n.entries) {
+        for (const { key: k, value: v } of n.members) {
           if (seen.has(k)) this.strictError('duplicate field', childKey(ctx.strict, k));
           seen.add(k);
           // Each map value starts from zero (Go reuses one zeroed element), so no merging here.
@@ -166,13 +164,13 @@ class TreeDecoder {
         return out;
       }
       case 'any':
-        return toPlain(n);
+        return goJsonNodeValue(n);
     }
   }
 
   /** metav1.Time.UnmarshalJSON: its errors are returned, not saved, so they abort decoding. */
-  private time(n: JNode, ctx: Ctx): Outcome {
-    if (n.kind !== 'string') throw new Fatal(this.typeErrorText(jsonKind(n), 'string', ctx));
+  private time(n: GoJsonNode, ctx: Ctx): Outcome {
+    if (n.kind !== 'string') throw new Fatal(this.typeErrorText(goJsonKindWord(n), 'string', ctx));
     try {
       return formatRFC3339(parseGoRFC3339(n.value));
     } catch (e) {
@@ -199,7 +197,7 @@ function zeroOf(f: FieldSchema): unknown {
 }
 
 /** Decodes a parsed document into a plain object shaped by `schema`. */
-export function decodeTree(root: JNode, schema: ObjectSchema, opts: TreeDecodeOptions): TreeDecodeResult {
+export function decodeTree(root: GoJsonNode, schema: ObjectSchema, opts: TreeDecodeOptions): TreeDecodeResult {
   const d = new TreeDecoder(opts.strict);
   const top: Ctx = { strict: '', fields: [], struct: '' };
   try {

@@ -1,6 +1,6 @@
 // The first look upstream takes at a body (SimpleMetaFactory.Interpret): apiVersion and
 // kind read with the standard, case-insensitive Go decoder, then the group/version split.
-import { JNode } from './jsonTree';
+import type { GoJsonNode } from '../machinery/goJson';
 
 export interface GroupVersionKind {
   group: string;
@@ -15,12 +15,12 @@ const findKindType =
 export class InterpretError extends Error {}
 
 /** apiVersion/kind of a document; throws InterpretError with upstream's text. */
-export function interpretKind(root: JNode): GroupVersionKind {
+export function interpretKind(root: GoJsonNode): GroupVersionKind {
   let apiVersion = '';
   let kind = '';
   if (root.kind === 'object') {
     let firstError: string | undefined;
-    for (const [k, v] of root.entries) {
+    for (const { key: k, value: v } of root.members) {
       // encoding/json matches field names case-insensitively.
       const name = k.toLowerCase() === 'apiversion' ? 'apiVersion' : k.toLowerCase() === 'kind' ? 'kind' : undefined;
       if (!name || v.kind === 'null') continue;

@@ -48,7 +48,13 @@ describe('parseJSON syntax errors (Go encoding/json wording)', () => {
 
 describe('parseJSON values', () => {
   it('keeps duplicates and number text in the tree', () => {
-    expect(parseJSON(Buffer.from('{"a":1,"a":1.50}'))).toEqual({ kind: 'object', entries: [['a', { kind: 'number', raw: '1' }], ['a', { kind: 'number', raw: '1.50' }]] });
+    expect(parseJSON(Buffer.from('{"a":1,"a":1.50}'))).toEqual({
+      kind: 'object',
+      members: [
+        { key: 'a', value: { kind: 'number', text: '1' } },
+        { key: 'a', value: { kind: 'number', text: '1.50' } },
+      ],
+    });
   });
   it.each([
     ['"\\u00e9\\ud83d\\ude00"', 'é😀'],

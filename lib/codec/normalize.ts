@@ -13,8 +13,8 @@
 // - TypeMeta comes out as upstream writes it: kind, then apiVersion.
 import { openapiDefinitionPrefix as P } from '../api/product';
 import type { FieldSchema, ObjectSchema } from '../api/schema';
+import { setOwn } from '../machinery/jsonValue';
 import { canonicalTime } from './goTime';
-import { setOwn } from './jsonTree';
 
 /** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
 const zeroIsEmpty = new Set([`${P.meta}.ObjectMeta.generation`, `${P.meta}.Status.code`, `${P.meta}.StatusDetails.retryAfterSeconds`]);

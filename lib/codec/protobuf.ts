@@ -12,10 +12,10 @@
 // non-pointer zero values included); unknown field numbers are skipped. Encoding writes
 // the fields present in the object, in field-number order, map entries sorted by key.
 import type { FieldSchema, ObjectSchema } from '../api/schema';
+import { setOwn } from '../machinery/jsonValue';
 import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatRFC3339, parseGoRFC3339, TimeParseError } from './goTime';
 import { goStructName } from './goTypes';
-import { setOwn } from './jsonTree';
 import { compareCodePoints } from './normalize';
 import { ProtobufError, WireReader, WireType, WireWriter } from './protobufWire';
 

@@ -3,8 +3,9 @@
 // duplicate key as `line N: key "k" already set in map`. The resolution schema is YAML 1.2
 // core (DESIGN.md §2b: `yes` stays a string) plus `<<` merge keys, which Go's YAML has.
 import { CORE_SCHEMA, constructFromEvents, Event, EVENT_ID, getScalarValue, mergeTag, parseEvents, realMapTag, YAMLException } from 'js-yaml';
-import { goQuote } from './goText';
-import { goFloatText, JNode } from './jsonTree';
+import type { GoJsonNode } from '../machinery/goJson';
+import { goFloatText } from '../machinery/goJson';
+import { goQuote } from '../machinery/goStrconv';
 
 const loadSchema = CORE_SCHEMA.withTags(mergeTag, realMapTag);
 
@@ -14,7 +15,7 @@ const maxNodes = 5_000_000;
 export class YAMLSyntaxError extends Error {}
 
 export interface YAMLTree {
-  root: JNode;
+  root: GoJsonNode;
   /** Go's strict-mode error text (`yaml: unmarshal errors:\n  line …`), if any key repeats. */
   duplicateKeys?: string;
 }
@@ -67,7 +68,7 @@ function findDuplicateKeys(src: string, events: readonly Event[]): string[] {
   return out;
 }
 
-function toNode(v: unknown, budget: { n: number }): JNode {
+function toNode(v: unknown, budget: { n: number }): GoJsonNode {
   if (--budget.n < 0) throw new YAMLSyntaxError('yaml: document contains excessive aliasing');
   if (v === null || v === undefined) return { kind: 'null' };
   if (typeof v === 'string') return { kind: 'string', value: v };
@@ -75,16 +76,16 @@ function toNode(v: unknown, budget: { n: number }): JNode {
   if (typeof v === 'number') {
     // Go's JSON encoder refuses these while converting the YAML to JSON.
     if (!Number.isFinite(v)) throw new YAMLSyntaxError(`json: unsupported value: ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}`);
-    return { kind: 'number', raw: goFloatText(v) };
+    return { kind: 'number', text: goFloatText(v) };
   }
   if (Array.isArray(v)) return { kind: 'array', items: v.map((x) => toNode(x, budget)) };
   if (v instanceof Map) {
-    const entries: Array<[string, JNode]> = [];
+    const members: { key: string; value: GoJsonNode }[] = [];
     for (const [k, x] of v) {
       if (k !== null && typeof k === 'object') throw new YAMLSyntaxError(`json: unsupported type: map[interface {}]interface {}`);
-      entries.push([typeof k === 'number' ? goFloatText(k) : String(k), toNode(x, budget)]);
+      members.push({ key: typeof k === 'number' ? goFloatText(k) : String(k), value: toNode(x, budget) });
     }
-    return { kind: 'object', entries };
+    return { kind: 'object', members };
   }
   return { kind: 'string', value: String(v) };
 }

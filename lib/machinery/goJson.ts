@@ -1,15 +1,19 @@
 // JSON as Go's encoding/json reads and writes it, where its bytes or messages are observable:
 // syntax errors ("invalid character 'x' looking for beginning of value"), string escaping
 // (HTML-safe \u003c, \u2028, NUL as \u0000) and the node tree that keeps duplicate keys and
-// number literals, which typed decoding (continue tokens, JSON patch) needs for Go's messages.
+// number literals, which typed decoding (continue tokens, JSON patch, request bodies in
+// lib/codec) needs for Go's messages. This is the only JSON reader of lib/machinery and lib/codec.
 import { goQuote } from './goStrconv';
 import type { JsonValue } from './jsonValue';
 import { setOwn } from './jsonValue';
 
 export class GoJsonSyntaxError extends Error {
-  constructor(message: string) {
+  /** Byte offset of the offending character (the input length for an unexpected end). */
+  readonly offset: number;
+  constructor(message: string, offset: number) {
     super(message);
     this.name = 'GoJsonSyntaxError';
+    this.offset = offset;
   }
 }
 
@@ -24,13 +28,15 @@ export type GoJsonNode =
 const maxDepth = 10000;
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
-/** quoteChar of Go's scanner: the byte as a rune, Go-quoted between single quotes. */
+/** quoteChar of Go's scanner: the byte as a rune (U+00XX), Go-quoted between single quotes. */
 function quoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return '\'"\'';
   const q = goQuote(String.fromCharCode(c));
   return `'${q.slice(1, -1)}'`;
 }
+
+const simpleEscapes: Readonly<Record<number, string>> = { 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t', 0x5c: '\\', 0x2f: '/', 0x22: '"' };
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -48,8 +54,8 @@ class Parser {
   constructor(private readonly b: Uint8Array) {}
 
   private fail(context: string): never {
-    if (this.pos >= this.b.length) throw new GoJsonSyntaxError('unexpected end of JSON input');
-    throw new GoJsonSyntaxError(`invalid character ${quoteChar(this.b[this.pos])} ${context}`);
+    if (this.pos >= this.b.length) throw new GoJsonSyntaxError('unexpected end of JSON input', this.b.length);
+    throw new GoJsonSyntaxError(`invalid character ${quoteChar(this.b[this.pos])} ${context}`, this.pos);
   }
   private skipSpace(): void {
     while (this.pos < this.b.length && isSpace(this.b[this.pos])) this.pos++;
@@ -223,9 +229,9 @@ class Parser {
       out += utf8.decode(this.b.subarray(runStart, this.pos));
       this.pos++;
       const e = this.peek();
-      const simple: Record<number, string> = { 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t', 0x5c: '\\', 0x2f: '/', 0x22: '"' };
-      if (simple[e] !== undefined) {
-        out += simple[e];
+      const simple = simpleEscapes[e];
+      if (simple !== undefined) {
+        out += simple;
         this.pos++;
       } else if (e === 0x75) {
         this.pos++;
@@ -265,9 +271,34 @@ function toBytes(input: Uint8Array | string): Uint8Array {
   return typeof input === 'string' ? new TextEncoder().encode(input) : input;
 }
 
-/** Parses keeping duplicates and number literals; throws GoJsonSyntaxError with Go's text. */
+/**
+ * Parses one JSON document keeping duplicate members, member order and number literals;
+ * throws GoJsonSyntaxError with Go's text and the byte offset.
+ */
 export function parseGoJsonTree(input: Uint8Array | string): GoJsonNode {
   return new Parser(toBytes(input)).parseTop();
+}
+
+/** Go's json encoding of a float64: integers below 1e21 in full, else the shortest form. */
+export function goFloatText(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return BigInt(n).toString();
+  return String(n);
+}
+
+/**
+ * The node for a plain value (numbers rendered the way Go's encoder writes a float64,
+ * Maps as objects keyed by String(key)).
+ */
+export function goJsonNodeFromValue(v: unknown): GoJsonNode {
+  if (v === null || v === undefined) return { kind: 'null' };
+  if (typeof v === 'string') return { kind: 'string', value: v };
+  if (typeof v === 'boolean') return { kind: 'bool', value: v };
+  if (typeof v === 'number') return { kind: 'number', text: goFloatText(v) };
+  if (typeof v === 'bigint') return { kind: 'number', text: v.toString() };
+  if (Array.isArray(v)) return { kind: 'array', items: v.map(goJsonNodeFromValue) };
+  if (v instanceof Map) return { kind: 'object', members: [...v.entries()].map(([k, x]) => ({ key: String(k), value: goJsonNodeFromValue(x) })) };
+  if (typeof v === 'object') return { kind: 'object', members: Object.entries(v).map(([k, x]) => ({ key: k, value: goJsonNodeFromValue(x) })) };
+  return { kind: 'string', value: String(v) };
 }
 
 /** The plain value of a node (duplicate keys: the last one wins, as in Go). Iterative. */

@@ -156,6 +156,15 @@ describe('serviceaccounts', () => {
     }
   });
 
+  test.each([
+    ['/apis/certificates.svc.io/v1/certificatesigningrequests/a%25b', 'Name parameter invalid: "a%b": may not contain \'%\''],
+    ['/api/v1/namespaces/team/serviceaccounts/a%2Fb', 'Name parameter invalid: "a/b": may not contain \'/\''],
+  ])('GET %s → 400', async (path, message) => {
+    const r = await c.apiserver.request('GET', path);
+    expect(r.status).toBe(400);
+    expect(r.json()).toMatchObject({ reason: 'BadRequest', message });
+  });
+
   test('generateName makes a unique name', async () => {
     const r = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { generateName: 'worker-' } } });
     expect(r.status).toBe(201);
