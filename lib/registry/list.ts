@@ -100,9 +100,10 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
     throw translateStorageError(e, store.groupResource, '', 'list');
   }
 
+  // kind before apiVersion, as upstream's TypeMeta serialises.
   const list: ApiList = {
-    apiVersion: store.resource.group ? `${store.resource.group}/${store.resource.version}` : store.resource.version,
     kind: store.resource.listKind,
+    apiVersion: store.resource.group ? `${store.resource.group}/${store.resource.version}` : store.resource.version,
     metadata: { resourceVersion: String(readAt) },
     items: items.map(stripTypeMeta),
   };
