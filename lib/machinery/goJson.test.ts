@@ -1,4 +1,4 @@
-import { GoJsonSyntaxError, goJsonQuoteString, goJsonStringify, parseGoJson, parseGoJsonTree } from './goJson';
+import { goFloatText, goJsonNodeFromValue, GoJsonSyntaxError, goJsonQuoteString, goJsonStringify, parseGoJson, parseGoJsonTree } from './goJson';
 
 describe('parseGoJson: values', () => {
   test.each<[string, unknown]>([
@@ -62,6 +62,41 @@ describe('parseGoJson: Go syntax error texts', () => {
     expect(Array.isArray(deep)).toBe(true);
     expect(() => parseGoJson('['.repeat(200000))).toThrow('exceeded max depth');
   });
+});
+
+describe('parseGoJsonTree: error offsets', () => {
+  test.each([
+    ['[1 2]', 3],
+    ['{"a":1,}', 7],
+    ['{"a"', 4],
+    ['"\\u12g4"', 5],
+  ])('%j', (text, offset) => {
+    let err: unknown;
+    try {
+      parseGoJsonTree(text);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(GoJsonSyntaxError);
+    expect((err as GoJsonSyntaxError).offset).toBe(offset);
+  });
+});
+
+describe('goJsonNodeFromValue', () => {
+  test('builds the tree a document with that value parses to', () => {
+    const v = { b: [1, 2.5, null, true, 'x'], a: { c: 1e21 } };
+    expect(goJsonNodeFromValue(v)).toEqual(parseGoJsonTree('{"b":[1,2.5,null,true,"x"],"a":{"c":1e+21}}'));
+  });
+  test('Maps, bigints and undefined', () => {
+    expect(goJsonNodeFromValue(new Map<unknown, unknown>([[1, 2n]]))).toEqual({ kind: 'object', members: [{ key: '1', value: { kind: 'number', text: '2' } }] });
+    expect(goJsonNodeFromValue(undefined)).toEqual({ kind: 'null' });
+  });
+  test.each<[number, string]>([
+    [1e20, '100000000000000000000'],
+    [1e21, '1e+21'],
+    [0.5, '0.5'],
+    [-3, '-3'],
+  ])('goFloatText(%p)', (n, want) => expect(goFloatText(n)).toBe(want));
 });
 
 describe('Go json encoding', () => {
