@@ -39,6 +39,7 @@ export class ApiServerMetrics {
   private readonly etcdDuration: Histogram<string>;
   readonly storageObjects: Gauge<string>;
   readonly longRunning: Gauge<string>;
+  readonly terminatedWatchers: Counter<string>;
 
   constructor(opts: { storageObjectCounts?: () => Promise<Record<string, number>> } = {}) {
     collectDefaultMetrics({ register: this.registry });
@@ -66,6 +67,12 @@ export class ApiServerMetrics {
       name: 'apiserver_longrunning_requests',
       help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
       labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+      registers: [this.registry],
+    });
+    this.terminatedWatchers = new Counter({
+      name: 'apiserver_terminated_watchers_total',
+      help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+      labelNames: ['group', 'version', 'resource'],
       registers: [this.registry],
     });
     const counts = opts.storageObjectCounts;

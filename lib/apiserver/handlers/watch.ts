@@ -36,7 +36,13 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       let chunk = '';
       for (const e of events) chunk += `${JSON.stringify({ type: e.type, object: e.object })}\n`;
       res.write(chunk);
-      if (res.writableLength > maxBufferedBytes) end();
+      // Unsent bytes wait in the response and in the TLS socket; a client this far behind is
+      // dropped (the connection destroyed, since ending would wait for the backlog to drain).
+      if (res.writableLength + (res.socket?.writableLength ?? 0) > maxBufferedBytes) {
+        h.metrics.terminatedWatchers.inc({ group: info.group, version: info.version, resource: info.resource });
+        end();
+        res.destroy();
+      }
     };
     const startStream = (): void => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
