@@ -1,12 +1,12 @@
 // The process itself: flags, TLS and authentication, health, discovery, version, metrics,
 // negotiation and compression.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import * as https from 'node:https';
-import { repoRoot, startCluster, TestCluster } from './support/apiserver';
+import { ApiServerProcess, freePort, repoRoot, startCluster, TestCluster } from './support/apiserver';
 import { makeCsr, signWithCa } from './support/openssl';
 
 function runBinary(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -186,6 +186,18 @@ describe('running server', () => {
     expect(gz.enc).toBe('gzip');
     expect(JSON.parse(gunzipSync(gz.body).toString()).items.length).toBeGreaterThanOrEqual(400);
   }, 60_000);
+
+  test('--client-ca-file, --tls-cert-file and --tls-private-key-file serve given files', async () => {
+    const other = new ApiServerProcess(mkdtempSync(join(tmpdir(), 'svc-files-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
+    await other.start();
+    try {
+      const r = await other.request('GET', '/api/v1/namespaces/default');
+      expect(r.status).toBe(200);
+      expect(readdirSync(other.dir)).not.toContain('pki');
+    } finally {
+      await other.stop();
+    }
+  });
 
   test('body over 3 MiB → 413', async () => {
     const r = await c.apiserver.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: `{"metadata":{"name":"big","annotations":{"a":"${'x'.repeat(3 * 1024 * 1024)}"}}}` });

@@ -53,6 +53,8 @@ export class ApiServerProcess {
     readonly port: number,
     readonly etcdEndpoint: string,
     readonly extraArgs: string[] = [],
+    /** Serve with these existing files (ca.crt, apiserver.crt/.key, admin.crt/.key) instead of a generated PKI. */
+    readonly pkiDir?: string,
   ) {
     this.url = `https://127.0.0.1:${port}`;
     this.kubeconfig = join(dir, 'admin.kubeconfig');
@@ -69,8 +71,13 @@ export class ApiServerProcess {
       `--etcd-servers=${this.etcdEndpoint}`,
       '--bind-address=127.0.0.1',
       `--secure-port=${this.port}`,
-      `--cert-dir=${join(this.dir, 'pki')}`,
-      `--write-kubeconfig=${this.kubeconfig}`,
+      ...(this.pkiDir
+        ? [
+            `--client-ca-file=${join(this.pkiDir, 'ca.crt')}`,
+            `--tls-cert-file=${join(this.pkiDir, 'apiserver.crt')}`,
+            `--tls-private-key-file=${join(this.pkiDir, 'apiserver.key')}`,
+          ]
+        : [`--cert-dir=${join(this.dir, 'pki')}`, `--write-kubeconfig=${this.kubeconfig}`]),
       ...this.extraArgs,
     ];
     this.output = '';
@@ -94,7 +101,7 @@ export class ApiServerProcess {
   }
 
   private loadCredentials(): void {
-    const pki = join(this.dir, 'pki');
+    const pki = this.pkiDir ?? join(this.dir, 'pki');
     this.ca = readFileSync(join(pki, 'ca.crt'), 'utf8');
     this.admin = { cert: readFileSync(join(pki, 'admin.crt'), 'utf8'), key: readFileSync(join(pki, 'admin.key'), 'utf8') };
   }
