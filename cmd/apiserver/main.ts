@@ -5,11 +5,14 @@ import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, processNames } from '../../lib/api';
 import { namespaceLifecycle } from '../../lib/admission';
-import { createApiServer, ApiServer } from '../../lib/apiserver/server';
+import { ApiServerMetrics } from '../../lib/apiserver/metrics';
+import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
+import type { GenericStore } from '../../lib/registry/store';
 import { unionAuthenticator, x509Authenticator } from '../../lib/auth';
 import { CompactionStore, Etcd3Storage, MemoryStorage, startCompactor, Storage } from '../../lib/etcd';
 import { builtinStrategies } from '../../lib/registry/builtin';
-import { createStores, namespaceLookup } from '../../lib/registry/stores';
+import { closeCaches, createStores, namespaceLookup, startCaches } from '../../lib/registry/stores';
+import type { WatchCacheMetrics } from '../../lib/watchcache';
 import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
 import { FlagError, parseFlags, usage } from '../flagSet';
@@ -70,11 +73,12 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   }
   const tls = await loadTLSFiles({ clientCAFile: clientCAFile || undefined, tlsCertFile, tlsKeyFile });
 
-  let metricsHook: ((op: string, key: string, s: number) => void) | undefined;
+  let stores: GenericStore[] = [];
+  const metrics = new ApiServerMetrics({ storageObjectCounts: () => storedObjectCounts(stores)() });
   const storage: Storage & CompactionStore =
     opts.storageBackend === 'memory'
       ? new MemoryStorage()
-      : new Etcd3Storage({ endpoints: opts.etcdServers, observe: (op, key, s) => metricsHook?.(op, key, s) });
+      : new Etcd3Storage({ endpoints: opts.etcdServers, observe: (op, key, s) => metrics.observeEtcd(op, key, s) });
   const compactor = startCompactor(storage, {
     intervalMs: opts.etcdCompactionIntervalMs,
     onCompacted: (revision) => log.info({ revision }, 'compacted etcd history'),
@@ -83,14 +87,22 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
 
   // Validating admission: namespace lifecycle, reading namespaces through their own store.
   let lifecycle: ReturnType<typeof namespaceLifecycle> | undefined;
-  const stores = createStores(storage, builtinStrategies, opts.etcdPrefix, async (_ctx, operation, obj, _old, store) => {
-    await lifecycle?.({ operation, namespaced: store.resource.namespaced, resource: store.groupResource, obj });
+  stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
+    admission: async (_ctx, operation, obj, _old, store) => {
+      await lifecycle?.({ operation, namespaced: store.resource.namespaced, resource: store.groupResource, obj });
+    },
+    watchCache: opts.watchCache,
+    cacheMetrics: (r): WatchCacheMetrics => ({
+      onEventsReceived: (n) => metrics.watchCacheEventsReceived.inc(r, n),
+      onRevision: (rev) => metrics.watchCacheResourceVersion.set(r, rev),
+    }),
   });
   lifecycle = namespaceLifecycle(namespaceLookup(stores));
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');
 
   const server = createApiServer({
     stores,
+    metrics,
     authenticator: unionAuthenticator([x509Authenticator()], { anonymous: opts.anonymousAuth }),
     anonymousEnabled: opts.anonymousAuth,
     features: opts.features,
@@ -107,7 +119,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
     },
     postStartHooks: namespaces ? [{ name: 'start-system-namespaces-controller', run: () => ensureSystemNamespaces(namespaces) }] : [],
   });
-  metricsHook = (op, key, s) => server.metrics.observeEtcd(op, key, s);
+  const cachesStarted = startCaches(stores).catch((err: Error) => log.error({ err: err.message }, 'watch cache failed to start'));
 
   const httpsServer = https.createServer(
     {
@@ -154,6 +166,8 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
         httpsServer.closeAllConnections();
       });
       await server.close();
+      await cachesStarted;
+      await closeCaches(stores);
       await storage.close();
     })());
   return { server, address, shutdown };

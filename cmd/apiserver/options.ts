@@ -17,6 +17,7 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'anonymous-auth', type: 'bool', default: true, help: 'Enables anonymous requests to the secure port. Anonymous requests have a username of system:anonymous and a group of system:unauthenticated.' },
   { name: 'feature-gates', type: 'string', default: '', help: 'A set of key=value pairs that describe feature gates for alpha/experimental features.' },
   { name: 'runtime-config', type: 'string', default: '', help: 'A set of key=value pairs that enable or disable built-in APIs (e.g. certificates.svc.io/v1=true, api/all=false).' },
+  { name: 'watch-cache', type: 'bool', default: true, help: 'Enable the watch cache: lists and watches are served from memory fed by one etcd watch per resource.' },
   { name: 'max-request-bytes', type: 'int', default: 3 * 1024 * 1024, help: 'The largest request body accepted, in bytes.' },
   { name: 'v', type: 'int', default: 0, help: 'Log verbosity: 0 logs requests at info, 4 and above adds debug output.' },
 ];
@@ -37,6 +38,7 @@ export interface ApiServerOptions {
   features: FeatureGates;
   runtimeConfig: Map<string, boolean>;
   maxRequestBytes: number;
+  watchCache: boolean;
   verbosity: number;
 }
 
@@ -98,6 +100,7 @@ export function toOptions(v: FlagValues, knownGroupVersions: readonly string[]):
     features,
     runtimeConfig: parseRuntimeConfig(String(v['runtime-config']), knownGroupVersions),
     maxRequestBytes: Number(v['max-request-bytes']),
+    watchCache: Boolean(v['watch-cache']),
     verbosity: Number(v.v),
   };
 }

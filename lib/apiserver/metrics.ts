@@ -40,6 +40,10 @@ export class ApiServerMetrics {
   readonly storageObjects: Gauge<string>;
   readonly longRunning: Gauge<string>;
   readonly terminatedWatchers: Counter<string>;
+  readonly watchEvents: Counter<string>;
+  readonly watchEventSizes: Histogram<string>;
+  readonly watchCacheEventsReceived: Counter<string>;
+  readonly watchCacheResourceVersion: Gauge<string>;
 
   constructor(opts: { storageObjectCounts?: () => Promise<Record<string, number>> } = {}) {
     collectDefaultMetrics({ register: this.registry });
@@ -73,6 +77,32 @@ export class ApiServerMetrics {
       name: 'apiserver_terminated_watchers_total',
       help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
       labelNames: ['group', 'version', 'resource'],
+      registers: [this.registry],
+    });
+    this.watchEvents = new Counter({
+      name: 'apiserver_watch_events_total',
+      help: 'Number of events sent in watch clients',
+      labelNames: ['group', 'version', 'kind'],
+      registers: [this.registry],
+    });
+    this.watchEventSizes = new Histogram({
+      name: 'apiserver_watch_events_sizes',
+      help: 'Watch event size distribution in bytes',
+      labelNames: ['group', 'version', 'kind'],
+      // Upstream: exponential from 1024, factor 2, 8 buckets.
+      buckets: [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
+      registers: [this.registry],
+    });
+    this.watchCacheEventsReceived = new Counter({
+      name: 'apiserver_watch_cache_events_received_total',
+      help: 'Counter of events received in watch cache broken by resource type.',
+      labelNames: ['group', 'resource'],
+      registers: [this.registry],
+    });
+    this.watchCacheResourceVersion = new Gauge({
+      name: 'apiserver_watch_cache_resource_version',
+      help: 'Current resource version of watch cache broken by resource type.',
+      labelNames: ['group', 'resource'],
       registers: [this.registry],
     });
     const counts = opts.storageObjectCounts;

@@ -31,6 +31,8 @@ export interface ApiServerConfig {
   /** Storage reachability for the etcd health checks: null/undefined = ok, else a reason. */
   storageHealth: HealthCheckFn;
   postStartHooks?: readonly PostStartHook[];
+  /** Metrics shared with the storage layer's hooks; created here when absent. */
+  metrics?: ApiServerMetrics;
 }
 
 export interface ApiServer {
@@ -42,18 +44,21 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
+/** apiserver_storage_objects: etcd's count of keys per resource (a limit-1 range). */
+export function storedObjectCounts(stores: readonly GenericStore[]): () => Promise<Record<string, number>> {
+  return async () => {
+    const out: Record<string, number> = {};
+    for (const s of stores) {
+      const r = await s.storage.list(s.keys.root, { limit: 1 });
+      out[s.resource.group ? `${s.resource.resource}.${s.resource.group}` : s.resource.resource] = r.count;
+    }
+    return out;
+  };
+}
+
 export function createApiServer(cfg: ApiServerConfig): ApiServer {
   const table = new ResourceTable(cfg.stores.map((store) => ({ info: store.resource, store })));
-  const metrics = new ApiServerMetrics({
-    storageObjectCounts: async () => {
-      const out: Record<string, number> = {};
-      for (const s of cfg.stores) {
-        const r = await s.storage.list(s.keys.root, { limit: 1 });
-        out[s.resource.group ? `${s.resource.resource}.${s.resource.group}` : s.resource.resource] = r.count;
-      }
-      return out;
-    },
-  });
+  const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
   // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
   const health = new HealthRegistry({ checkTimeoutMs: 2000, onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
   const defaults: DefaultChecks = registerDefaultChecks(health, { etcd: cfg.storageHealth });

@@ -9,7 +9,10 @@ import { translateStorageError } from './storageErrors';
 
 /** Where a list reads from (decided from the query by lib/machinery's list options). */
 export type ListSource =
+  /** Most recent: a consistent read (from the cache once it has caught up, else etcd). */
   | { kind: 'latest' }
+  /** Any: whatever the cache holds, no wait. */
+  | { kind: 'any' }
   | { kind: 'notOlderThan'; rv: number }
   | { kind: 'exact'; rv: number }
   /** rv ≤ 0: continue at the latest revision (token from a 410). start is prefix-relative. */
@@ -31,7 +34,7 @@ export const futureRevisionWait = { timeoutMs: 3000, pollMs: 50 };
 const continueExpiredMessage =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-/** Waits until the store reaches rv; 504 "Too large resource version" when it does not. */
+/** Waits until etcd reaches rv; 504 "Too large resource version" when it does not. */
 export async function waitForRevision(store: GenericStore, rv: number): Promise<number> {
   const deadline = Date.now() + futureRevisionWait.timeoutMs;
   for (;;) {
@@ -55,9 +58,12 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
   } else if (src.kind === 'exact') {
     await waitForRevision(store, src.rv);
     revision = src.rv;
-  } else if (src.kind === 'notOlderThan') {
+  } else if (src.kind === 'notOlderThan' && !store.cache) {
     await waitForRevision(store, src.rv);
   }
+  // The first range of an unpinned list comes from the watch cache when there is one.
+  const cache = src.kind === 'exact' || src.kind === 'continue' ? undefined : store.cache;
+  let first = true;
 
   const items: ApiObject[] = [];
   let more = false;
@@ -67,7 +73,16 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
   let fetchLimit = req.limit > 0 ? req.limit : 0;
   try {
     for (;;) {
-      const res = await store.storage.list(prefix, { revision: readAt || undefined, limit: fetchLimit || undefined, startKey });
+      const res =
+        first && cache
+          ? await cache.listFromCache(prefix, {
+              limit: fetchLimit || undefined,
+              startKey,
+              consistent: src.kind === 'latest',
+              minRevision: src.kind === 'notOlderThan' ? src.rv : undefined,
+            })
+          : await store.storage.list(prefix, { revision: readAt || undefined, limit: fetchLimit || undefined, startKey });
+      first = false;
       readAt = res.revision;
       count = res.count;
       for (const kv of res.kvs) {

@@ -8,6 +8,7 @@ import {
   NotFoundError,
   UnavailableError,
 } from '../etcd/storage';
+import { CacheReinitializingError } from '../watchcache';
 import { CorruptObjectError } from './storageCodec';
 
 export function translateStorageError(e: unknown, gr: GroupResource, name: string, operation: string): ApiError {
@@ -18,6 +19,7 @@ export function translateStorageError(e: unknown, gr: GroupResource, name: strin
   if (e instanceof CompactedError) return errors.expired(`The resourceVersion for the provided ${operation} is too old.`);
   if (e instanceof FutureRevisionError) return errors.tooLargeResourceVersion(e.requestedRevision, e.currentRevision, 0);
   if (e instanceof UnavailableError) return errors.serverTimeout(gr, operation);
+  if (e instanceof CacheReinitializingError) return errors.tooManyRequests('storage is (re)initializing', 1);
   if (e instanceof CorruptObjectError) {
     const err = errors.plain(500, e.message);
     err.status.reason = 'StorageReadError';

@@ -132,7 +132,7 @@ describe('watchObjects', () => {
     await sa.create(ctx, { metadata: { name: 'out', labels: { app: 'y' } } });
     const pred = selectionPredicate(parseLabelSelector('app=x'), FieldSelector.everything(), (o) => sa.strategy.selectableFields(o));
     const got: ApiWatchEvent[] = [];
-    const w = await watchObjects(sa, { namespace: 'team', predicate: pred }, { send: (e) => got.push(...e), end: () => undefined });
+    const w = await watchObjects(sa, { namespace: 'team', predicate: pred }, { send: (e) => got.push(...e) > 0, onDrain: () => undefined, end: () => undefined });
     await sa.update(ctx, 'out', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { app: 'x' } } }));
     await sa.update(ctx, 'in', (c) => ({ ...c!, metadata: { ...c!.metadata, labels: { app: 'z' } } }));
     await sa.delete(ctx, 'out');

@@ -12,6 +12,8 @@ import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { normalize } from '../codec/normalize';
+import type { WatchCache } from '../watchcache';
+import { waitForRevision } from './list';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -23,7 +25,10 @@ export type ValidatingAdmission = (
 ) => Promise<void>;
 
 export interface StoreOptions {
+  /** Where writes and uncached reads go: the watch cache when there is one (it delegates writes). */
   storage: Storage;
+  /** The resource's watch cache (the same object as storage), for the API's cached read semantics. */
+  cache?: WatchCache;
   strategy: Strategy;
   /** etcd key prefix, default /registry. */
   prefix: string;
@@ -47,6 +52,7 @@ export class GenericStore {
   readonly strategy: Strategy;
   readonly keys: KeyLayout;
   readonly storage: Storage;
+  readonly cache?: WatchCache;
   private readonly admission?: ValidatingAdmission;
 
   constructor(opts: StoreOptions) {
@@ -54,6 +60,7 @@ export class GenericStore {
     this.resource = opts.strategy.resource;
     this.keys = new KeyLayout(opts.prefix, this.resource);
     this.storage = opts.storage;
+    this.cache = opts.cache;
     this.admission = opts.admission;
   }
 
@@ -85,11 +92,20 @@ export class GenericStore {
 
   // ---- get ----------------------------------------------------------------------------------
 
-  async get(ctx: RequestContext, name: string): Promise<ApiObject> {
+  /**
+   * Without a read option the read is a quorum read from etcd; `any` and `minRevision` are served
+   * by the watch cache when there is one (spec §4.5 item 6).
+   */
+  async get(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
     const key = this.keyFor(ctx, name);
     let res;
     try {
-      res = await this.storage.get(key);
+      if (this.cache && (read.any || read.minRevision !== undefined)) {
+        res = await this.cache.getFromCache(key, { minRevision: read.minRevision });
+      } else {
+        if (read.minRevision !== undefined) await waitForRevision(this, read.minRevision);
+        res = await this.storage.get(key);
+      }
     } catch (e) {
       this.fail(e, name, 'get');
     }

@@ -2,6 +2,8 @@
 import type { Namespace } from '../api';
 import type { Storage } from '../etcd/storage';
 import { isApiError } from '../machinery/errors';
+import { WatchCache, WatchCacheMetrics, WatchCacheOptions } from '../watchcache';
+import { KeyLayout } from './keys';
 import { GenericStore, ValidatingAdmission } from './store';
 import type { RequestContext, Strategy } from './strategy';
 
@@ -12,13 +14,39 @@ export function systemContext(namespace = ''): RequestContext {
   return { user: systemUser, namespace, subresource: '', dryRun: false, now: () => new Date() };
 }
 
-export function createStores(
-  storage: Storage,
-  strategies: readonly Strategy[],
-  prefix: string,
-  admission?: ValidatingAdmission,
-): GenericStore[] {
-  return strategies.map((strategy) => new GenericStore({ storage, strategy, prefix, admission }));
+export interface CreateStoresOptions {
+  admission?: ValidatingAdmission;
+  /** One watch cache per resource (default true); false reads and watches etcd directly. */
+  watchCache?: boolean;
+  /** Per-resource watch cache metric callbacks. */
+  cacheMetrics?: (resource: { group: string; resource: string }) => WatchCacheMetrics;
+  /** Watch cache tuning shared by every resource (window sizes, watcher bounds). */
+  cacheOptions?: Omit<WatchCacheOptions, 'underlying' | 'prefix' | 'metrics'>;
+}
+
+export function createStores(storage: Storage, strategies: readonly Strategy[], prefix: string, opts: CreateStoresOptions = {}): GenericStore[] {
+  return strategies.map((strategy) => {
+    const root = new KeyLayout(prefix, strategy.resource).root;
+    const cache =
+      opts.watchCache === false
+        ? undefined
+        : new WatchCache({
+            ...opts.cacheOptions,
+            underlying: storage,
+            prefix: root,
+            metrics: opts.cacheMetrics?.({ group: strategy.resource.group, resource: strategy.resource.resource }),
+          });
+    return new GenericStore({ storage: cache ?? storage, cache, strategy, prefix, admission: opts.admission });
+  });
+}
+
+/** Starts every store's watch cache (reads go to etcd until a cache is ready). */
+export async function startCaches(stores: readonly GenericStore[]): Promise<void> {
+  await Promise.all(stores.map((s) => s.cache?.start()));
+}
+
+export async function closeCaches(stores: readonly GenericStore[]): Promise<void> {
+  await Promise.all(stores.map((s) => s.cache?.close()));
 }
 
 /** Reads a namespace, null when it does not exist (for admission). */

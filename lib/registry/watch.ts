@@ -4,7 +4,8 @@
 import type { ApiObject, Status } from '../api';
 import { annotations } from '../api/product';
 import { errors, toApiError } from '../machinery/errors';
-import { CompactedError, WatchEvent as StorageEvent } from '../etcd/storage';
+import { CompactedError, KeyValue, Watch, WatchEvent as StorageEvent } from '../etcd/storage';
+import { CacheWatch, WatcherTooSlowError } from '../watchcache';
 import { decodeFromStorage } from './storageCodec';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
@@ -29,14 +30,20 @@ export interface WatchRequest {
   initialMinRevision?: number;
   /** Watch-list: after the initial ADDED events, a BOOKMARK annotated as the end of them. */
   initialEventsEndBookmark?: boolean;
+  /** The initial state: consistent (RV unset, the default) or whatever the cache has (RV "0"). */
+  initialConsistency?: 'mostRecent' | 'any';
+  /** Send BOOKMARK events as progress is known (allowWatchBookmarks). */
+  allowBookmarks?: boolean;
   predicate: SelectionPredicate;
 }
 
 export interface WatchSink {
-  /** Events in order; the sink may apply back-pressure by returning false (then the watch closes). */
-  send(events: ApiWatchEvent[]): void;
-  /** The watch ended (after an ERROR event, or storage failure). */
-  end(): void;
+  /** Events in order. Returns false when the consumer cannot take more now; the watch then
+   * pauses until the callback given to onDrain runs. */
+  send(events: ApiWatchEvent[]): boolean;
+  onDrain(resume: () => void): void;
+  /** The watch ended: after an ERROR event, or (reason 'slow') because the consumer fell behind. */
+  end(reason?: 'slow'): void;
 }
 
 export interface ApiWatch {
@@ -52,74 +59,103 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
   if (req.startNow) {
     startRevision = (await store.storage.currentRevision()) + 1;
   } else if (req.afterRevision === undefined) {
-    if (req.initialMinRevision) await waitForRevision(store, req.initialMinRevision);
-    const list = isPrefix ? await store.storage.list(prefix) : await singleKey(store, prefix);
+    const list = await initialState(store, prefix, isPrefix, req);
     for (const kv of list.kvs) {
       const obj = store.withTypeMeta(store.decode(kv));
       if (req.predicate.matches(obj)) initial.push({ type: 'ADDED', object: obj });
     }
     startRevision = list.revision + 1;
-    if (req.initialEventsEndBookmark) initial.push(initialEventsEnd(store, list.revision));
+    if (req.initialEventsEndBookmark) initial.push(bookmark(store, list.revision, true));
   } else {
     startRevision = req.afterRevision + 1;
   }
 
   let stopped = false;
+  let lastRevision = startRevision - 1;
+  let w: Watch | CacheWatch | undefined;
   const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.withTypeMeta(decodeFromStorage(key, value, rev));
-  if (initial.length) sink.send(initial);
+  const deliver = (events: ApiWatchEvent[]): void => {
+    if (stopped || events.length === 0) return;
+    if (!sink.send(events) && w && 'pause' in w) {
+      const paused = w;
+      paused.pause();
+      sink.onDrain(() => paused.resume());
+    }
+  };
+  deliver(initial);
 
-  const w = store.storage.watch(
+  w = store.storage.watch(
     prefix,
-    { startRevision, prefix: isPrefix },
+    { startRevision, prefix: isPrefix, progressNotify: req.allowBookmarks },
     {
       onEvents(events: StorageEvent[]): void {
         if (stopped) return;
         const out: ApiWatchEvent[] = [];
         try {
           for (const ev of events) {
+            lastRevision = ev.modRevision;
             const e = translate(ev, decode, req.predicate);
             if (e) out.push(e);
           }
         } catch (err) {
           out.push({ type: 'ERROR', object: toApiError(err).status });
-          sink.send(out);
+          deliver(out);
           finish();
           return;
         }
-        if (out.length) sink.send(out);
+        deliver(out);
+      },
+      onProgress(revision: number): void {
+        // Everything up to revision has been delivered: a bookmark may say so.
+        if (stopped || !req.allowBookmarks || revision <= lastRevision) return;
+        lastRevision = revision;
+        deliver([bookmark(store, revision, false)]);
       },
       onError(err: Error): void {
         if (stopped) return;
+        if (err instanceof WatcherTooSlowError) {
+          finish('slow');
+          return;
+        }
         const status =
           err instanceof CompactedError
             ? errors.expired('The resourceVersion for the provided watch is too old.').status
             : toApiError(err).status;
-        sink.send([{ type: 'ERROR', object: status }]);
+        deliver([{ type: 'ERROR', object: status }]);
         finish();
       },
     },
   );
 
-  function finish(): void {
+  function finish(reason?: 'slow'): void {
     if (stopped) return;
     stopped = true;
-    w.close();
-    sink.end();
+    w?.close();
+    sink.end(reason);
   }
-  return { stop: finish };
+  return { stop: () => finish() };
 }
 
-/** The BOOKMARK that ends a watch-list's initial events (watch-and-list.md §6). */
-function initialEventsEnd(store: GenericStore, revision: number): ApiWatchEvent {
-  return {
-    type: 'BOOKMARK',
-    object: store.withTypeMeta({ metadata: { resourceVersion: String(revision), annotations: { [annotations.initialEventsEnd]: 'true' } } }),
-  };
+/** The state a watch starts with: consistent (RV unset), any (RV "0") or at least a revision. */
+async function initialState(store: GenericStore, prefix: string, isPrefix: boolean, req: WatchRequest): Promise<{ kvs: KeyValue[]; revision: number }> {
+  const cache = store.cache;
+  const consistent = req.initialConsistency !== 'any';
+  if (!isPrefix) {
+    const r = cache ? await cache.getFromCache(prefix, { consistent, minRevision: req.initialMinRevision }) : await store.storage.get(prefix);
+    return { kvs: r.kv ? [r.kv] : [], revision: r.revision };
+  }
+  if (cache) return cache.listFromCache(prefix, { consistent, minRevision: req.initialMinRevision });
+  if (req.initialMinRevision) await waitForRevision(store, req.initialMinRevision);
+  return store.storage.list(prefix);
 }
 
-async function singleKey(store: GenericStore, key: string): Promise<{ kvs: import('../etcd/storage').KeyValue[]; revision: number }> {
-  const r = await store.storage.get(key);
-  return { kvs: r.kv ? [r.kv] : [], revision: r.revision };
+/** A BOOKMARK: the kind's empty object carrying only a resourceVersion (and, at the end of a
+ * watch-list's initial events, the initial-events-end annotation; watch-and-list.md §6). */
+function bookmark(store: GenericStore, revision: number, initialEventsEnd: boolean): ApiWatchEvent {
+  const metadata = initialEventsEnd
+    ? { resourceVersion: String(revision), annotations: { [annotations.initialEventsEnd]: 'true' } }
+    : { resourceVersion: String(revision) };
+  return { type: 'BOOKMARK', object: store.withTypeMeta({ metadata }) };
 }
 
 function translate(

@@ -1,14 +1,12 @@
 // GET of one object (spec §4.5 item 6: RV unset = most recent, "0" = any, N = not older than N).
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
-import { waitForRevision } from '../../registry/list';
 import { parseResourceVersion } from './resourceVersion';
 
 export async function handleGet(h: HandlerContext): Promise<void> {
   const rv = h.query.get('resourceVersion') ?? '';
   const { store } = h.served;
   const minRevision = rv === '' || rv === '0' ? undefined : parseResourceVersion(rv, store.groupResource);
-  if (minRevision !== undefined) await waitForRevision(store, minRevision);
-  const obj = await store.get(h.requestContext(false), h.info.name);
+  const obj = await store.get(h.requestContext(false), h.info.name, { any: rv === '0', minRevision });
   writeObject(h.req, h.res, 200, store.withTypeMeta(obj), h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
 }

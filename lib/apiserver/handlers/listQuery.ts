@@ -51,8 +51,10 @@ export function listRequestFromQuery(h: HandlerContext, _watch: false): ListRequ
   let source: ListSource;
   switch (d.read.mode) {
     case 'mostRecent':
-    case 'any':
       source = { kind: 'latest' };
+      break;
+    case 'any':
+      source = { kind: 'any' };
       break;
     case 'notOlderThan':
       source = { kind: 'notOlderThan', rv: d.read.rv };
@@ -90,6 +92,8 @@ export function watchRequestFromQuery(h: HandlerContext): WatchQuery {
   if (s.mode === 'fromRevision') request.afterRevision = s.rv;
   else if (s.mode === 'now') request.startNow = true;
   else if (s.consistency === 'notOlderThan') request.initialMinRevision = s.rv;
+  else request.initialConsistency = s.consistency;
+  request.allowBookmarks = d.allowWatchBookmarks;
   if (s.mode === 'initialState' && d.initialEventsEndBookmark) request.initialEventsEndBookmark = true;
   return {
     request,

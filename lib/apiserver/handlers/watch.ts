@@ -1,5 +1,7 @@
 // Watch: a chunked stream of newline-delimited JSON events (watch-and-list.md §6). Headers are
 // flushed at once; the stream ends on timeoutSeconds, client disconnect, or an ERROR event.
+// A client that does not read pauses its watcher (back-pressure); the watch cache ends a watcher
+// that stays behind too long, and the stream is then dropped.
 import { watchObjects, ApiWatchEvent } from '../../registry/watch';
 import type { HandlerContext } from '../handlerContext';
 import { watchRequestFromQuery } from './listQuery';
@@ -7,51 +9,64 @@ import { watchRequestFromQuery } from './listQuery';
 /** Without timeoutSeconds the server picks [minRequestTimeout, 2×minRequestTimeout) like upstream. */
 export const minRequestTimeoutSeconds = 1800;
 
-/** A watcher whose unsent output exceeds this is closed; the client resumes from its last RV. */
-export const maxBufferedBytes = 8 * 1024 * 1024;
+/** A safety net under the cache's own bound: unsent bytes beyond this drop the stream. */
+export const maxBufferedBytes = 32 * 1024 * 1024;
+
+/** How often a watch asks for a progress notification so bookmarks flow while idle (~1 min upstream). */
+export const bookmarkIntervalMs = 60_000;
 
 export async function handleWatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
-  const wr = watchRequestFromQuery(h);
+  const wq = watchRequestFromQuery(h);
   const res = h.res;
-  const timeoutSeconds = wr.timeoutSeconds > 0 ? wr.timeoutSeconds : minRequestTimeoutSeconds * (1 + Math.random());
-  const labels = { verb: 'WATCH', group: info.group, version: info.version, resource: info.resource, subresource: '', scope: h.info.namespace ? 'namespace' : 'cluster', component: 'apiserver' };
+  const timeoutSeconds = wq.timeoutSeconds > 0 ? wq.timeoutSeconds : minRequestTimeoutSeconds * (1 + Math.random());
+  const scope = h.info.namespace ? 'namespace' : 'cluster';
+  const labels = { verb: 'WATCH', group: info.group, version: info.version, resource: info.resource, subresource: '', scope, component: 'apiserver' };
+  const kindLabels = { group: info.group, version: info.version, kind: info.kind };
 
   await new Promise<void>((resolve, reject) => {
     let ended = false;
     let timer: NodeJS.Timeout | undefined;
+    let progressTimer: NodeJS.Timeout | undefined;
     let watch: { stop(): void } | undefined;
-    const end = (): void => {
+    const end = (reason?: 'slow'): void => {
       if (ended) return;
       ended = true;
       if (timer) clearTimeout(timer);
+      if (progressTimer) clearInterval(progressTimer);
       watch?.stop();
       h.metrics.longRunning.dec(labels);
-      if (!res.writableEnded) res.end();
-      resolve();
-    };
-    const write = (events: ApiWatchEvent[]): void => {
-      if (ended) return;
-      if (!res.headersSent) startStream();
-      let chunk = '';
-      for (const e of events) chunk += `${JSON.stringify({ type: e.type, object: e.object })}\n`;
-      res.write(chunk);
-      // Unsent bytes wait in the response and in the TLS socket; a client this far behind is
-      // dropped (the connection destroyed, since ending would wait for the backlog to drain).
-      if (res.writableLength + (res.socket?.writableLength ?? 0) > maxBufferedBytes) {
+      if (reason === 'slow') {
         h.metrics.terminatedWatchers.inc({ group: info.group, version: info.version, resource: info.resource });
-        end();
+        // Ending would wait for the backlog to drain; a client this far behind is cut off.
         res.destroy();
+      } else if (!res.writableEnded) {
+        res.end();
       }
+      resolve();
     };
     const startStream = (): void => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
       res.flushHeaders();
     };
-    h.req.on('close', end);
-    res.on('close', end);
+    const send = (events: ApiWatchEvent[]): boolean => {
+      if (ended) return true;
+      if (!res.headersSent) startStream();
+      let chunk = '';
+      for (const e of events) {
+        const line = `${JSON.stringify({ type: e.type, object: e.object })}\n`;
+        h.metrics.watchEvents.inc(kindLabels);
+        h.metrics.watchEventSizes.observe(kindLabels, line.length);
+        chunk += line;
+      }
+      const ok = res.write(chunk);
+      if (res.writableLength + (res.socket?.writableLength ?? 0) > maxBufferedBytes) end('slow');
+      return ok;
+    };
+    h.req.on('close', () => end());
+    res.on('close', () => end());
     h.metrics.longRunning.inc(labels);
-    watchObjects(store, wr.request, { send: write, end })
+    watchObjects(store, wq.request, { send, onDrain: (resume) => res.once('drain', resume), end })
       .then((w) => {
         watch = w;
         if (ended) {
@@ -59,7 +74,8 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
           return;
         }
         if (!res.headersSent) startStream();
-        timer = setTimeout(end, timeoutSeconds * 1000);
+        timer = setTimeout(() => end(), timeoutSeconds * 1000);
+        if (wq.allowWatchBookmarks) progressTimer = setInterval(() => store.storage.requestProgress(), bookmarkIntervalMs);
       })
       .catch((err) => {
         if (!ended) {

@@ -1,0 +1,146 @@
+// The processes under test: one etcd (lib/etcd/testing's startEtcd, data dir on tmpfs when there
+// is one) and one svc-apiserver (the built binary, node bin/svc-apiserver), plus what the bench
+// reads about them from /proc: resident memory and CPU time.
+import { ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { startEtcd, EtcdServer } from '../lib/etcd/testing/etcdServer';
+import { HttpsClient } from './httpsClient';
+
+/** Repository root (the nearest package.json up), from dist/bench/bench/*.js or bench/*.ts alike. */
+export const repoRoot = ((): string => {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${__dirname}`);
+  }
+})();
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** Resident set size of a process in bytes (VmRSS), 0 when it is gone. */
+export function rssBytes(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** User + system CPU seconds a process has used (from /proc/<pid>/stat, 100 ticks/s). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pid of the etcd started on dataDir (startEtcd does not expose it): found by its command line. */
+function findEtcdPid(dataDir: string): number {
+  const needle = `--data-dir=${join(dataDir, 'data')}`;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (cmd.includes(needle)) return Number(entry);
+    } catch {
+      // raced with an exiting process
+    }
+  }
+  throw new Error(`cannot find the pid of etcd on ${dataDir}`);
+}
+
+export interface Cluster {
+  etcd: EtcdServer;
+  etcdPid: number;
+  apiserverPid: number;
+  apiserverUrl: string;
+  pkiDir: string;
+  client: HttpsClient;
+  /** The apiserver's log file (one JSON line per request goes there, not through the bench). */
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** profileDir: run the apiserver with --cpu-prof; its .cpuprofile is written there when it exits. */
+export async function startCluster(maxSockets: number, profileDir?: string): Promise<Cluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const etcd = await startEtcd();
+  const etcdPid = findEtcdPid(etcd.dataDir);
+  const port = await freePort();
+  const pkiDir = join(dir, 'pki');
+  const logFile = join(dir, 'apiserver.log');
+  const logFd = openSync(logFile, 'a');
+  let child: ChildProcess | undefined;
+  const stop = async (): Promise<void> => {
+    const c = child;
+    if (c && c.exitCode === null && c.signalCode === null) {
+      await new Promise<void>((res) => {
+        c.once('exit', () => res());
+        c.kill('SIGTERM');
+        setTimeout(() => c.kill('SIGKILL'), 5000).unref();
+      });
+    }
+    await etcd.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    // Compaction off: a compaction in the middle of a measurement would be noise.
+    const args = [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      join(repoRoot, 'bin/svc-apiserver'),
+      `--etcd-servers=${etcd.endpoint}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${port}`,
+      `--cert-dir=${pkiDir}`,
+      `--write-kubeconfig=${join(dir, 'admin.kubeconfig')}`,
+      '--etcd-compaction-interval=0',
+    ];
+    child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
+    process.once('exit', () => child?.kill('SIGKILL'));
+    const url = `https://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    let client: HttpsClient | undefined;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`svc-apiserver exited with ${child.exitCode}:\n${tail(logFile)}`);
+      try {
+        client ??= HttpsClient.fromPki(url, pkiDir, maxSockets);
+        const r = await client.request('GET', '/readyz');
+        if (r.status === 200) break;
+      } catch {
+        client = undefined; // PKI not written yet, or not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`svc-apiserver not ready in 30 s:\n${tail(logFile)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { etcd, etcdPid, apiserverPid: child.pid!, apiserverUrl: url, pkiDir, client, logFile, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  } finally {
+    closeSync(logFd);
+  }
+}
+
+export function tail(file: string, bytes = 4000): string {
+  try {
+    return readFileSync(file, 'utf8').slice(-bytes);
+  } catch {
+    return '';
+  }
+}

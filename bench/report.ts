@@ -1,0 +1,182 @@
+// The results document (written as JSON) and the side-by-side table printed at the end.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LoadResult, CpuUse } from './load';
+import type { ListOutcome } from './serverLoad';
+import type { WatchResult } from './watchers';
+
+export type ListResult = LoadResult & ListOutcome;
+
+export interface MemoryPerObject {
+  objects: number;
+  /** Average size of one object as served in a list (JSON bytes). */
+  objectJsonBytes: number;
+  /** Size of one stored value in etcd (JSON without resourceVersion). */
+  storedValueBytes: number;
+  rssBeforeBytes: number;
+  rssAfterCreatesBytes: number;
+  rssAfterBytes: number;
+  perObjectBytes: number;
+  heapUsedBeforeBytes: number;
+  heapUsedAfterBytes: number;
+  heapPerObjectBytes: number;
+  etcdPerObjectBytes: number;
+  /** What the number is, in words (there is no watch cache yet). */
+  note: string;
+}
+
+export interface Results {
+  startedAt: string;
+  durationSeconds: number;
+  environment: { node: string; cpus: number; etcd: string; etcdDataDir: string };
+  config: Record<string, number | string | boolean>;
+  creates?: { server: LoadResult; etcd: LoadResult };
+  gets?: { server: LoadResult; etcd: LoadResult };
+  bareHttpGets?: { server: LoadResult; bare: LoadResult };
+  lists?: Record<'unpaged' | 'paged' | 'rv0', { server: ListResult; etcd: ListResult }>;
+  memoryPerObject?: MemoryPerObject;
+  watch?: { server: WatchResult; etcd: WatchResult };
+  targets?: Target[];
+  error?: string;
+}
+
+export interface Target {
+  name: string;
+  target: string;
+  value: string;
+  met: boolean;
+}
+
+export function evaluateTargets(r: Results): Target[] {
+  const t: Target[] = [];
+  const ratio = (a: number, b: number): number => a / b;
+  if (r.creates) {
+    const x = ratio(r.creates.server.opsPerSec, r.creates.etcd.opsPerSec);
+    t.push({ name: 'creates/s vs etcd create-if-absent txns', target: '≥ 0.5 × etcd', value: `${x.toFixed(2)} × etcd`, met: x >= 0.5 });
+  }
+  if (r.gets) {
+    const x = ratio(r.gets.server.opsPerSec, r.gets.etcd.opsPerSec);
+    t.push({ name: 'GETs/s vs etcd get', target: '≥ 1 × etcd', value: `${x.toFixed(2)} × etcd`, met: x >= 1 });
+  }
+  if (r.lists) {
+    const x = ratio(r.lists.rv0.server.opsPerSec, r.lists.rv0.etcd.opsPerSec);
+    t.push({ name: 'resourceVersion=0 lists/s vs etcd range', target: '≥ 1 × etcd', value: `${x.toFixed(2)} × etcd`, met: x >= 1 });
+  }
+  if (r.watch) {
+    const w = r.watch.server;
+    t.push({ name: `${w.watchers} watchers: p99 delivery latency`, target: '≤ 100 ms', value: `${w.latencyMs.p99.toFixed(1)} ms`, met: w.latencyMs.p99 <= 100 });
+    t.push({ name: `${w.watchers} watchers: events lost`, target: '0', value: String(w.lost), met: w.lost === 0 });
+    t.push({ name: 'RSS per idle watcher', target: '≤ 10 KiB', value: kib(w.idle.perWatcherBytes), met: w.idle.perWatcherBytes <= 10 * 1024 });
+  }
+  if (r.memoryPerObject) {
+    const m = r.memoryPerObject;
+    const x = m.perObjectBytes / m.objectJsonBytes;
+    t.push({ name: 'RSS per stored object (after a full list)', target: '≤ 3 × JSON size', value: `${x.toFixed(2)} × ${m.objectJsonBytes} B`, met: x <= 3 });
+  }
+  return t;
+}
+
+const kib = (b: number): string => `${(b / 1024).toFixed(1)} KiB`;
+const num = (x: number): string => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  const line = (r: string[]): string => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+  const sep = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(rows[0]), sep, ...rows.slice(1).map(line)].join('\n');
+}
+
+const cpuCell = (c: CpuUse): string => `${c.apiserver.toFixed(1)}/${c.etcd.toFixed(1)}/${c.bench.toFixed(1)}`;
+
+export function renderTable(r: Results): string {
+  const rows: string[][] = [['measurement', 'svc-apiserver', 'etcd (etcd3)', 'srv ÷ etcd', 'target', 'met']];
+  const targetFor = (name: string): [string, string] => {
+    const t = r.targets?.find((x) => x.name === name);
+    return t ? [t.target, t.met ? 'yes' : 'NO'] : ['', ''];
+  };
+  const cpuRows: string[][] = [['measurement (CPU seconds: apiserver/etcd/bench)', 'svc-apiserver run', 'etcd run']];
+  if (r.creates) {
+    const { server: s, etcd: e } = r.creates;
+    rows.push([`creates/s (${r.config.concurrency} in flight, ${s.ops} objects)`, num(s.opsPerSec), num(e.opsPerSec), (s.opsPerSec / e.opsPerSec).toFixed(2), ...targetFor('creates/s vs etcd create-if-absent txns')]);
+    rows.push(['  create latency p50 / p99 (ms)', `${s.latencyMs.p50} / ${s.latencyMs.p99}`, `${e.latencyMs.p50} / ${e.latencyMs.p99}`, '', '', '']);
+    cpuRows.push(['creates', cpuCell(s.cpu), cpuCell(e.cpu)]);
+  }
+  if (r.gets) {
+    const { server: s, etcd: e } = r.gets;
+    rows.push([`GETs/s (${r.config.concurrency} in flight, ${r.config.getSeconds} s)`, num(s.opsPerSec), num(e.opsPerSec), (s.opsPerSec / e.opsPerSec).toFixed(2), ...targetFor('GETs/s vs etcd get')]);
+    rows.push(['  GET latency p50 / p99 (ms)', `${s.latencyMs.p50} / ${s.latencyMs.p99}`, `${e.latencyMs.p50} / ${e.latencyMs.p99}`, '', '', '']);
+    cpuRows.push(['GETs', cpuCell(s.cpu), cpuCell(e.cpu)]);
+  }
+  if (r.lists) {
+    const names = { unpaged: 'unpaged', paged: `paged limit=${r.config.pageSize}`, rv0: 'resourceVersion=0' } as const;
+    for (const mode of ['unpaged', 'paged', 'rv0'] as const) {
+      const { server: s, etcd: e } = r.lists[mode];
+      const t = mode === 'rv0' ? targetFor('resourceVersion=0 lists/s vs etcd range') : ['', ''];
+      rows.push([`list ${s.items} objects ${names[mode]}: lists/s (p50 ms)`, `${num(s.opsPerSec)} (${s.latencyMs.p50})`, `${num(e.opsPerSec)} (${e.latencyMs.p50})`, (s.opsPerSec / e.opsPerSec).toFixed(2), ...t]);
+      cpuRows.push([`list ${names[mode]} ×${s.ops}`, cpuCell(s.cpu), cpuCell(e.cpu)]);
+    }
+  }
+  if (r.watch) {
+    const { server: s, etcd: e } = r.watch;
+    const head = `${s.watchers} watchers × ${s.updates} updates @${s.ratePerSec}/s`;
+    rows.push([`${head}: delivery p50 (ms)`, s.latencyMs.p50.toFixed(1), e.latencyMs.p50.toFixed(1), (s.latencyMs.p50 / e.latencyMs.p50).toFixed(2), '', '']);
+    rows.push([`${head}: delivery p99 (ms)`, s.latencyMs.p99.toFixed(1), e.latencyMs.p99.toFixed(1), (s.latencyMs.p99 / e.latencyMs.p99).toFixed(2), ...targetFor(`${s.watchers} watchers: p99 delivery latency`)]);
+    rows.push([`${head}: delivery max (ms)`, s.latencyMs.max.toFixed(1), e.latencyMs.max.toFixed(1), (s.latencyMs.max / e.latencyMs.max).toFixed(2), '', '']);
+    rows.push([`${head}: events lost (of ${s.expected})`, String(s.lost), String(e.lost), '', ...targetFor(`${s.watchers} watchers: events lost`)]);
+    rows.push([`  write latency p50 / p99 (ms)`, `${s.writeLatencyMs.p50} / ${s.writeLatencyMs.p99}`, `${e.writeLatencyMs.p50} / ${e.writeLatencyMs.p99}`, '', '', '']);
+    rows.push([
+      `RSS per idle watcher (${s.idle.process} / etcd process)`,
+      kib(s.idle.perWatcherBytes),
+      kib(e.idle.perWatcherBytes),
+      (s.idle.perWatcherBytes / e.idle.perWatcherBytes).toFixed(2),
+      ...targetFor('RSS per idle watcher'),
+    ]);
+    cpuRows.push([`watch fan-out (${s.watchers * s.updates} events)`, cpuCell(s.cpu), cpuCell(e.cpu)]);
+  }
+  if (r.memoryPerObject) {
+    const m = r.memoryPerObject;
+    rows.push([
+      `RSS growth per stored object (JSON ${m.objectJsonBytes} B)`,
+      `${m.perObjectBytes} B (${(m.perObjectBytes / m.objectJsonBytes).toFixed(2)}×)`,
+      `${m.etcdPerObjectBytes} B`,
+      '',
+      ...targetFor('RSS per stored object (after a full list)'),
+    ]);
+    rows.push(['  apiserver heap-used growth per object', `${m.heapPerObjectBytes} B`, '', '', '', '']);
+  }
+  let out = table(rows);
+  if (r.watch) {
+    const tenths = (w: WatchResult): string => w.latencyByTenthMs.map((p) => Math.round(p.p99)).join(' ');
+    out += `\n\nWatch delivery p99 (ms) per tenth of the updates, in send order:\n  svc-apiserver: ${tenths(r.watch.server)}\n  etcd:          ${tenths(r.watch.etcd)}`;
+  }
+  if (r.bareHttpGets) {
+    const { server: s, bare: b } = r.bareHttpGets;
+    out += `\n\nHTTP framework overhead (same GET, same TLS and client certificate, ${r.config.concurrency} in flight):\n`;
+    out += table([
+      ['', 'svc-apiserver', 'bare node:https', 'srv ÷ bare'],
+      ['GETs/s', num(s.opsPerSec), num(b.opsPerSec), (s.opsPerSec / b.opsPerSec).toFixed(2)],
+      ['latency p50 / p99 (ms)', `${s.latencyMs.p50} / ${s.latencyMs.p99}`, `${b.latencyMs.p50} / ${b.latencyMs.p99}`, ''],
+      ['server CPU seconds', s.cpu.apiserver.toFixed(1), b.cpu.apiserver.toFixed(1), ''],
+    ]);
+  }
+  if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;
+  out += `\n\n${notes.map((n) => `* ${n}`).join('\n')}`;
+  return out;
+}
+
+const notes = [
+  'One etcd (data dir on tmpfs) serves both sides; the raw side uses /bench-raw/ keys and the apiserver\'s own stored bytes.',
+  'Both clients run in the bench process on the same cores: CPU seconds show when the bench itself (e.g. the etcd3 client) is the limit.',
+  'resourceVersion=0: no watch cache yet, so the server reads etcd (current revision, then a range); the etcd side is a serializable range.',
+  'Watch latency = event arrival in the bench − time the write was sent (open loop, fixed rate), so it includes the write and the bench\'s own decoding.',
+  'RSS per stored object: no cache yet, so this is the apiserver\'s RSS growth over creating, getting and listing N objects, ÷ N (not retained objects).',
+];
+
+export function writeResults(dir: string, r: Results): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `bench-${r.startedAt.replace(/[:.]/g, '-')}.json`);
+  const text = `${JSON.stringify(r, null, 2)}\n`;
+  writeFileSync(file, text);
+  writeFileSync(join(dir, 'latest.json'), text);
+  return file;
+}

@@ -1,0 +1,322 @@
+// `make bench`: starts its own etcd and svc-apiserver and measures both, side by side in one run,
+// on the same operations: creates, GETs, full lists (unpaged, paged, resourceVersion=0), watch
+// fan-out, and memory per stored object and per idle watcher. Prints a table with ratios
+// (server ÷ etcd) and writes JSON to bench/results/. Flags: --key=value (see `defaults`).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Etcd3 } from 'etcd3';
+import { findEtcdBinary } from '../lib/etcd/testing/etcdServer';
+import { startBareServer } from './bareServer';
+import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
+import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
+import type { HttpsClient } from './httpsClient';
+import { runLoad, sleep, Pids } from './load';
+import { benchNamespace, objectName, warmupNamespace } from './objects';
+import { evaluateTargets, renderTable, Results, writeResults } from './report';
+import { ensureNamespace, ListMode, serverCreates, serverGets, serverListOnce, serverLists } from './serverLoad';
+import { etcdWatchers, serverWatchers } from './watchers';
+
+const defaults = {
+  /** Objects created (and then listed) on each side. */
+  objects: 10_000,
+  /** Requests in flight for creates and GETs. */
+  concurrency: 64,
+  /** Warm-up creates per side (another namespace / key prefix). */
+  warmupCreates: 1000,
+  warmupSeconds: 2,
+  getSeconds: 10,
+  listIterations: 10,
+  pageSize: 500,
+  watchers: 500,
+  updates: 1000,
+  /** Watch updates per second (open loop, the same on both sides): 1,000 updates take 50 s. */
+  watchRate: 20,
+  /** Uncounted watch updates before the counted ones. */
+  watchWarmup: 20,
+  /** Events not delivered this long after the last write count as lost. */
+  drainSeconds: 60,
+  /** Padding annotation length: stored objects are ~1 KiB. */
+  pad: 512,
+  /** Also GET against bare node:https (HTTP framework overhead). */
+  bare: true,
+  /** Small counts for a smoke run. */
+  quick: false,
+  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch (gets, lists and bare imply creates). */
+  phases: 'all',
+  /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
+  profile: false,
+  /** The whole run aborts (writing what it has) after this. */
+  timeLimitSeconds: 570,
+  out: join(repoRoot, 'bench/results'),
+};
+type Config = typeof defaults;
+
+function parseArgs(argv: string[]): Config {
+  const cfg: Record<string, number | string | boolean> = { ...defaults };
+  for (const arg of argv) {
+    const m = /^--([a-zA-Z]+)(?:=(.*))?$/.exec(arg);
+    if (!m || !(m[1] in defaults)) throw new Error(`unknown flag ${arg}; flags: ${Object.keys(defaults).map((k) => `--${k}`).join(' ')}`);
+    const cur = defaults[m[1] as keyof Config];
+    const v = m[2];
+    if (typeof cur === 'boolean') cfg[m[1]] = v === undefined || v === 'true';
+    else if (typeof cur === 'number') {
+      if (v === undefined || !Number.isFinite(Number(v)) || Number(v) <= 0) throw new Error(`--${m[1]} needs a positive number`);
+      cfg[m[1]] = Number(v);
+    } else cfg[m[1]] = v ?? '';
+  }
+  const c = cfg as Config;
+  if (c.quick) {
+    const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
+    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200 };
+    for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
+  }
+  return c;
+}
+
+const t0 = Date.now();
+function step(msg: string): void {
+  process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${msg}\n`);
+}
+
+async function heapUsed(client: HttpsClient): Promise<number> {
+  const r = await client.expect('GET', '/metrics', [200]);
+  const m = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(r.text());
+  return m ? Number(m[1]) : NaN;
+}
+
+async function steadyRss(pid: number): Promise<number> {
+  const v: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    v.push(rssBytes(pid));
+    await sleep(200);
+  }
+  return v.sort((a, b) => a - b)[2];
+}
+
+const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch'];
+
+/** What every phase needs. */
+interface Ctx {
+  cfg: Config;
+  cluster: Cluster;
+  results: Results;
+  api: HttpsClient;
+  etcd: Etcd3;
+  pids: Pids;
+  /** One object as the apiserver stored it (the raw side's value, renamed per key). */
+  template: Buffer;
+  templateName: string;
+}
+
+async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<void> {
+  const phases = new Set(cfg.phases === 'all' ? allPhases : cfg.phases.split(','));
+  for (const p of phases) if (!allPhases.includes(p)) throw new Error(`--phases: unknown phase ${p}`);
+  if (phases.has('bare')) phases.add('gets');
+  if (phases.has('gets') || phases.has('lists')) phases.add('creates');
+
+  const api = cluster.client;
+  const pids = { apiserver: cluster.apiserverPid, etcd: cluster.etcdPid };
+  const etcd = etcdClient(cluster.etcd.endpoint);
+  try {
+    await ensureNamespace(api, benchNamespace);
+    await ensureNamespace(api, warmupNamespace);
+    const C = cfg.concurrency;
+    step(`warm-up: ${cfg.warmupCreates} creates and ${cfg.warmupSeconds} s of GETs per side`);
+    await serverCreates(api, pids, warmupNamespace, 0, cfg.warmupCreates, C, cfg.pad);
+    const templateName = objectName(0);
+    const template = await etcd.get(`/registry/serviceaccounts/${warmupNamespace}/${templateName}`).buffer();
+    if (!template) throw new Error('cannot read the stored template object from etcd');
+    await etcdCreates(etcd, pids, warmupNamespace, template, templateName, 0, cfg.warmupCreates, C);
+    await serverGets(api, pids, warmupNamespace, cfg.warmupCreates, C, cfg.warmupSeconds);
+    await etcdGets(etcd, pids, warmupNamespace, cfg.warmupCreates, C, cfg.warmupSeconds);
+    const ctx: Ctx = { cfg, cluster, results, api, etcd, pids, template, templateName };
+
+    if (phases.has('creates')) await objectPhases(ctx, phases);
+    if (phases.has('bare')) await barePhase(ctx);
+    if (phases.has('watch')) await watchPhase(ctx);
+  } finally {
+    etcd.close();
+  }
+}
+
+/** Creates, GETs and lists of N objects, and the apiserver's memory growth across them. */
+async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
+  const { cfg, api, etcd, pids, results } = ctx;
+  const N = cfg.objects;
+  const C = cfg.concurrency;
+  await sleep(1000);
+  const rss0 = await steadyRss(pids.apiserver);
+  const heap0 = await heapUsed(api);
+  const etcdRss0 = await steadyRss(pids.etcd);
+
+  step(`creates: ${N} per side, ${C} in flight`);
+  const createsServer = await serverCreates(api, pids, benchNamespace, 0, N, C, cfg.pad);
+  const createsEtcd = await etcdCreates(etcd, pids, benchNamespace, ctx.template, ctx.templateName, 0, N, C);
+  results.creates = { server: createsServer, etcd: createsEtcd };
+  if (createsServer.errors || createsEtcd.errors) throw new Error(`create errors: ${createsServer.firstError ?? createsEtcd.firstError}`);
+  await sleep(1000);
+  const rssCreated = await steadyRss(pids.apiserver);
+
+  if (phases.has('gets')) {
+    step(`GETs: ${cfg.getSeconds} s per side, ${C} in flight`);
+    results.gets = {
+      server: await serverGets(api, pids, benchNamespace, N, C, cfg.getSeconds),
+      etcd: await etcdGets(etcd, pids, benchNamespace, N, C, cfg.getSeconds),
+    };
+  }
+
+  if (phases.has('lists')) {
+    const lists = {} as NonNullable<Results['lists']>;
+    for (const mode of ['unpaged', 'paged', 'rv0'] as ListMode[]) {
+      step(`lists ${mode}: 1 checked + ${cfg.listIterations} timed per side`);
+      const sCheck = await serverListOnce(api, benchNamespace, mode, true, cfg.pageSize);
+      const eCheck = await etcdListOnce(etcd, benchNamespace, mode, cfg.pageSize);
+      if (sCheck.items !== N || eCheck.items !== N) throw new Error(`list ${mode}: expected ${N} items, server returned ${sCheck.items}, etcd ${eCheck.items}`);
+      const server = await serverLists(api, pids, benchNamespace, mode, cfg.listIterations, cfg.pageSize);
+      const etcdList = await etcdLists(etcd, pids, benchNamespace, mode, cfg.listIterations, cfg.pageSize);
+      server.items = sCheck.items;
+      etcdList.items = eCheck.items;
+      lists[mode] = { server, etcd: etcdList };
+    }
+    results.lists = lists;
+  }
+
+  if (!results.lists) return; // the memory figure is defined after a full list
+  await sleep(1000);
+  const rss1 = await steadyRss(pids.apiserver);
+  const heap1 = await heapUsed(api);
+  const etcdRss1 = await steadyRss(pids.etcd);
+  // Served JSON size per object, as an item of the unpaged list.
+  const objectJsonBytes = Math.round(results.lists.unpaged.server.bytes / N);
+  results.memoryPerObject = {
+    objects: N,
+    objectJsonBytes,
+    storedValueBytes: ctx.template.length,
+    rssBeforeBytes: rss0,
+    rssAfterCreatesBytes: rssCreated,
+    rssAfterBytes: rss1,
+    perObjectBytes: Math.round((rss1 - rss0) / N),
+    heapUsedBeforeBytes: heap0,
+    heapUsedAfterBytes: heap1,
+    heapPerObjectBytes: Math.round((heap1 - heap0) / N),
+    etcdPerObjectBytes: Math.round((etcdRss1 - etcdRss0) / N),
+    note:
+      'No watch cache yet: the apiserver keeps no objects, so perObjectBytes is its RSS growth from before the creates to after the GETs and full lists ' +
+      '(heap high-water and allocator retention from serving them), divided by N; rssAfterCreatesBytes is the same point before the GETs and lists; ' +
+      'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (both sides\' N objects are in it).',
+  };
+}
+
+/** The same GET against bare node:https with the same TLS: the HTTP framework's share. */
+async function barePhase(ctx: Ctx): Promise<void> {
+  const { cfg, api, cluster, results } = ctx;
+  const C = cfg.concurrency;
+  step(`HTTP framework overhead: ${cfg.getSeconds} s of GETs against bare node:https`);
+  const path = `/api/v1/namespaces/${benchNamespace}/serviceaccounts/${objectName(0)}`;
+  const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-bare-'));
+  try {
+    writeFileSync(join(tmp, 'body.json'), (await api.expect('GET', path, [200])).body);
+    const bare = await startBareServer(cluster.pkiDir, await freePort(), join(tmp, 'body.json'));
+    try {
+      const bareClient = api.withBase(bare.url, C);
+      const barePids = { apiserver: bare.pid, etcd: cluster.etcdPid };
+      const op = async (): Promise<void> => {
+        const r = await bareClient.request('GET', path);
+        if (r.status !== 200) throw new Error(`bare GET: HTTP ${r.status}`);
+      };
+      await runLoad({ concurrency: C, seconds: cfg.warmupSeconds, pids: barePids }, op);
+      const bareResult = await runLoad({ concurrency: C, seconds: cfg.getSeconds, pids: barePids }, op);
+      bareClient.agent.destroy();
+      results.bareHttpGets = { server: results.gets!.server, bare: bareResult };
+    } finally {
+      await bare.stop();
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function watchPhase(ctx: Ctx): Promise<void> {
+  const { cfg, api, pids, results } = ctx;
+  const wo = { watchers: cfg.watchers, updates: cfg.updates, rate: cfg.watchRate, pad: cfg.pad, drainSeconds: cfg.drainSeconds, warmupUpdates: cfg.watchWarmup };
+  step(`watch: ${wo.watchers} HTTPS watchers, ${wo.updates} merge-patches at ${wo.rate}/s`);
+  const watchServer = await serverWatchers(api, pids, wo);
+  step(`watch: ${wo.watchers} etcd3 watchers, ${wo.updates} puts at ${wo.rate}/s`);
+  // The watchers get their own client (one gRPC channel) so the puts do not share it.
+  const watchClient = etcdClient(ctx.cluster.etcd.endpoint);
+  try {
+    const watchEtcd = await etcdWatchers(ctx.etcd, watchClient, pids, ctx.template, wo);
+    results.watch = { server: watchServer, etcd: watchEtcd };
+  } finally {
+    watchClient.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const cfg = parseArgs(process.argv.slice(2));
+  const etcdBin = findEtcdBinary();
+  const results: Results = {
+    startedAt: new Date().toISOString(),
+    durationSeconds: 0,
+    environment: {
+      node: process.version,
+      cpus: cpus().length,
+      etcd: execFileSync(etcdBin, ['--version'], { encoding: 'utf8' }).split('\n')[0],
+      etcdDataDir: '',
+    },
+    config: Object.fromEntries(Object.entries(cfg).filter(([k]) => k !== 'out')),
+  };
+  let cluster: Cluster | undefined;
+  let finished = false;
+  const finish = (): string => {
+    if (finished) return '';
+    finished = true;
+    results.durationSeconds = Math.round((Date.now() - t0) / 1000);
+    results.targets = evaluateTargets(results);
+    const file = writeResults(cfg.out, results);
+    process.stdout.write(`\n${renderTable(results)}\n\nTargets:\n`);
+    for (const t of results.targets) process.stdout.write(`  ${t.met ? 'met ' : 'MISS'}  ${t.name}: ${t.value} (target ${t.target})\n`);
+    process.stdout.write(`\nJSON: ${file}\n`);
+    return file;
+  };
+  // Bounded in time whatever happens: past the limit, report what there is and stop.
+  const watchdog = setTimeout(() => {
+    results.error = `time limit of ${cfg.timeLimitSeconds} s reached`;
+    step(results.error);
+    finish();
+    void (cluster?.stop() ?? Promise.resolve()).finally(() => process.exit(2));
+  }, cfg.timeLimitSeconds * 1000);
+  const onSignal = (): void => {
+    void (cluster?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    step('starting etcd and svc-apiserver');
+    const profileDir = cfg.profile ? join(cfg.out, 'profiles') : undefined;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    cluster = await startCluster(cfg.concurrency, profileDir);
+    results.environment.etcdDataDir = cluster.etcd.dataDir;
+    await bench(cfg, cluster, results);
+  } catch (e) {
+    results.error = (e as Error).stack ?? String(e);
+    step(`failed: ${results.error}`);
+  } finally {
+    clearTimeout(watchdog);
+    step('stopping');
+    await cluster?.stop();
+  }
+  finish();
+  return results.error ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    // Bad flags and the like: the message is enough.
+    process.stderr.write(`bench: ${(e as Error).message ?? e}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,118 @@
+// A watch the window cannot serve (a start revision older than the window, a key outside the
+// cache's prefix, or the cache not ready yet): a dedicated watch on the underlying store behind
+// the same flow control as a window watcher — a bounded queue while paused, WatcherTooSlowError
+// beyond it.
+import type { Storage, Watch, WatchEvent, WatchHandlers, WatchOptions } from '../etcd/storage';
+import { deliver, reportError } from '../etcd/watchHandlers';
+import type { CacheWatch, WatcherLimits } from './cacheWatch';
+import { WatcherTooSlowError } from './errors';
+import { eventBytes } from './eventWindow';
+
+type Item = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'progress'; revision: number } | { kind: 'error'; err: Error };
+
+export class DirectWatcher implements CacheWatch {
+  private queue: Item[] = [];
+  private pendingEvents = 0;
+  private pendingBytes = 0;
+  private paused = false;
+  private scheduled = false;
+  private closed = false;
+  private readonly inner: Watch;
+
+  constructor(
+    underlying: Storage,
+    readonly key: string,
+    opts: WatchOptions,
+    private readonly handlers: WatchHandlers,
+    private readonly limits: WatcherLimits,
+    private readonly onEnd: (w: DirectWatcher) => void,
+    private readonly onTerminated: (reason: string) => void,
+  ) {
+    this.inner = underlying.watch(key, opts, {
+      onEvents: (events) => {
+        let bytes = 0;
+        for (const e of events) bytes += eventBytes(e);
+        this.push({ kind: 'events', events, bytes });
+      },
+      onProgress: (revision) => this.push({ kind: 'progress', revision }),
+      onError: (err) => this.push({ kind: 'error', err }),
+    });
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.schedule();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.inner.close();
+    this.onEnd(this);
+  }
+
+  private push(item: Item): void {
+    if (this.closed) return;
+    if (!this.paused && !this.scheduled && this.queue.length === 0) {
+      this.handle(item);
+      return;
+    }
+    this.queue.push(item);
+    if (item.kind === 'events') {
+      this.pendingEvents += item.events.length;
+      this.pendingBytes += item.bytes;
+    }
+    if (this.paused) {
+      if (this.pendingEvents > this.limits.maxPendingEvents || this.pendingBytes > this.limits.maxPendingBytes) {
+        const pending = this.pendingEvents;
+        this.close();
+        this.onTerminated('queue-full');
+        reportError((e) => this.handlers.onError(e), new WatcherTooSlowError(this.key, 'queue-full', pending));
+      }
+    } else {
+      this.schedule();
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      while (!this.closed && !this.paused && this.queue.length > 0) {
+        const item = this.queue.shift()!;
+        if (item.kind === 'events') {
+          this.pendingEvents -= item.events.length;
+          this.pendingBytes -= item.bytes;
+        }
+        this.handle(item);
+      }
+    });
+  }
+
+  private handle(item: Item): void {
+    const onError = (e: Error): void => this.handlers.onError(e);
+    const end = (): void => this.close();
+    switch (item.kind) {
+      case 'events': {
+        const events = item.events;
+        deliver(() => this.handlers.onEvents(events), end, onError);
+        return;
+      }
+      case 'progress': {
+        const revision = item.revision;
+        deliver(() => this.handlers.onProgress?.(revision), end, onError);
+        return;
+      }
+      case 'error':
+        this.close();
+        reportError(onError, item.err);
+    }
+  }
+}

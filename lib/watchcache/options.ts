@@ -1,0 +1,110 @@
+// Options of a WatchCache: sizes, time limits, clock and metrics callbacks (no prom-client here).
+import type { Storage } from '../etcd/storage';
+
+/** Metric callbacks; lib/watchcache never imports a metrics library. */
+export interface WatchCacheMetrics {
+  /** Events received from the underlying watch (called once per batch with its size). */
+  onEventsReceived?(count: number): void;
+  /** The cache's revision moved (gauge: watch_cache resource version). */
+  onRevision?(revision: number): void;
+  /** Number of open watchers served by this cache (gauge). */
+  onWatcherCount?(count: number): void;
+  /** A watcher was terminated for falling behind. */
+  onWatcherTerminated?(reason: string): void;
+  /** The cache (re)listed the prefix: initial start, or after its watch failed. */
+  onInitialized?(revision: number, objects: number): void;
+  /** Listing the prefix failed; the cache retries with backoff (reads go to the store meanwhile). */
+  onInitializeFailed?(err: Error): void;
+  /** Current size of the event window (gauge). */
+  onWindowSize?(events: number, bytes: number): void;
+}
+
+export interface WatchCacheOptions {
+  underlying: Storage;
+  /** The one key prefix this cache holds, e.g. '/registry/serviceaccounts/'. */
+  prefix: string;
+  /** Event window: never fewer than this many events are dropped for age (upstream: 100). */
+  windowMinEvents?: number;
+  /** Event window: hard cap on events (upstream: 102400). */
+  windowMaxEvents?: number;
+  /** Event window: hard cap on the bytes of values and previous values it holds. */
+  windowMaxBytes?: number;
+  /** Events younger than this are kept (within the caps); older ones go beyond windowMinEvents. */
+  windowRetentionMs?: number;
+  /** A paused watcher may have at most this many undelivered live events... */
+  watcherMaxPendingEvents?: number;
+  /** ...and at most this many bytes of them; beyond either it ends with WatcherTooSlowError. */
+  watcherMaxPendingBytes?: number;
+  /** Largest batch handed to one onEvents call. */
+  maxBatchEvents?: number;
+  /** How long a read waits for the cache to reach a revision (upstream: 3 s). */
+  freshnessTimeoutMs?: number;
+  /** While a reader waits, how often the cache asks the underlying store for progress. */
+  progressRequestIntervalMs?: number;
+  /** Page size of the initial list. */
+  initialListPageSize?: number;
+  /**
+   * Copy values into buffers of their own size (default true). The etcd3 backend hands out
+   * slices of gRPC messages; keeping a slice keeps the whole message. False shares the
+   * underlying store's buffers (right for MemoryStorage, whose values are exact already).
+   */
+  copyValues?: boolean;
+  /** Clock for window ages; default Date.now. */
+  now?: () => number;
+  metrics?: WatchCacheMetrics;
+}
+
+export interface ResolvedOptions {
+  windowMinEvents: number;
+  windowMaxEvents: number;
+  windowMaxBytes: number;
+  windowRetentionMs: number;
+  watcherMaxPendingEvents: number;
+  watcherMaxPendingBytes: number;
+  maxBatchEvents: number;
+  freshnessTimeoutMs: number;
+  progressRequestIntervalMs: number;
+  initialListPageSize: number;
+  copyValues: boolean;
+  now: () => number;
+  metrics: WatchCacheMetrics;
+}
+
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'metrics' | 'copyValues'>> = {
+  windowMinEvents: 100,
+  windowMaxEvents: 102_400,
+  windowMaxBytes: 256 * 1024 * 1024,
+  windowRetentionMs: 5 * 60 * 1000,
+  watcherMaxPendingEvents: 1000,
+  watcherMaxPendingBytes: 16 * 1024 * 1024,
+  maxBatchEvents: 1000,
+  freshnessTimeoutMs: 3000,
+  progressRequestIntervalMs: 100,
+  initialListPageSize: 10_000,
+};
+
+export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
+  const pick = <K extends keyof typeof watchCacheDefaults>(k: K): number => {
+    const v = opts[k];
+    if (v === undefined) return watchCacheDefaults[k];
+    if (!Number.isFinite(v) || v < 0) throw new RangeError(`watch cache option ${k} must be a non-negative number, got ${v}`);
+    return v;
+  };
+  const r: ResolvedOptions = {
+    windowMinEvents: pick('windowMinEvents'),
+    windowMaxEvents: pick('windowMaxEvents'),
+    windowMaxBytes: pick('windowMaxBytes'),
+    windowRetentionMs: pick('windowRetentionMs'),
+    watcherMaxPendingEvents: pick('watcherMaxPendingEvents'),
+    watcherMaxPendingBytes: pick('watcherMaxPendingBytes'),
+    maxBatchEvents: Math.max(1, pick('maxBatchEvents')),
+    freshnessTimeoutMs: pick('freshnessTimeoutMs'),
+    progressRequestIntervalMs: Math.max(1, pick('progressRequestIntervalMs')),
+    initialListPageSize: Math.max(1, pick('initialListPageSize')),
+    copyValues: opts.copyValues ?? true,
+    now: opts.now ?? Date.now,
+    metrics: opts.metrics ?? {},
+  };
+  if (r.windowMinEvents > r.windowMaxEvents) throw new RangeError('windowMinEvents exceeds windowMaxEvents');
+  return r;
+}

@@ -1,0 +1,103 @@
+// The watch cache over a real etcd: the storage contract, plus what only etcd shows — a watch
+// from before the window served by etcd, and the cache surviving an etcd restart.
+import { Etcd3Storage } from '../etcd/etcd3';
+import { CompactedError } from '../etcd/storage';
+import { describeStorageContract } from '../etcd/testing/contract';
+import { EtcdServer, startEtcd } from '../etcd/testing/etcdServer';
+import { recordWatch } from '../etcd/testing/watchRecorder';
+import { WatchCache } from './watchCache';
+
+const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s));
+const dec = (b: Uint8Array): string => Buffer.from(b).toString();
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+let etcd: EtcdServer;
+beforeAll(async () => {
+  etcd = await startEtcd({ extraArgs: ['--experimental-watch-progress-notify-interval=300ms'] });
+}, 30_000);
+afterAll(async () => {
+  await etcd?.stop();
+});
+
+describeStorageContract('watch cache over etcd3', async () => {
+  const underlying = new Etcd3Storage({ endpoints: [etcd.endpoint] });
+  const cache = new WatchCache({ underlying, prefix: '/contract/' });
+  await cache.start();
+  return {
+    storage: cache,
+    teardown: async () => {
+      await cache.close();
+      await underlying.close();
+    },
+  };
+});
+
+describe('WatchCache over a real etcd', () => {
+  let underlying: Etcd3Storage;
+  let cache: WatchCache;
+  let prefix: string;
+  let seq = 0;
+
+  beforeEach(async () => {
+    prefix = `/wc-etcd/${process.pid}-${seq++}/`;
+    underlying = new Etcd3Storage({ endpoints: [etcd.endpoint] });
+  });
+  afterEach(async () => {
+    await cache?.close();
+    await underlying.close();
+  });
+
+  test('a watch from before the window is served by a dedicated etcd watch; compacted is CompactedError', async () => {
+    const early = await underlying.create(prefix + 'early', enc('e'));
+    await underlying.guaranteedUpdate(prefix + 'early', () => enc('e2'));
+    cache = new WatchCache({ underlying, prefix, windowMinEvents: 0, windowMaxEvents: 3 });
+    await cache.start();
+    for (let i = 0; i < 10; i++) await cache.create(`${prefix}k${i}`, enc(String(i)));
+    await cache.waitUntilFresh(await cache.currentRevision());
+    expect(cache.window.covers(early.modRevision)).toBe(false);
+
+    const w = recordWatch(cache, prefix, { startRevision: early.modRevision });
+    await w.waitForEvents(12);
+    expect(w.events.map((e) => dec(e.value))).toEqual(['e', 'e2', ...Array.from({ length: 10 }, (_, i) => String(i))]);
+    expect(cache.stats().directWatchers).toBe(1);
+    const live = await cache.create(prefix + 'live', enc('live'));
+    await w.waitForEvents(13);
+    expect(w.events[12].modRevision).toBe(live.modRevision);
+    w.close();
+
+    await cache.compact(live.modRevision);
+    const old = recordWatch(cache, prefix, { startRevision: early.modRevision });
+    await old.waitFor(() => old.error !== undefined);
+    expect(old.error).toBeInstanceOf(CompactedError);
+  });
+
+  test('the cache follows its prefix across an etcd kill and restart', async () => {
+    cache = new WatchCache({ underlying, prefix });
+    await cache.start();
+    const w = recordWatch(cache, prefix, { startRevision: (await cache.currentRevision()) + 1 });
+    await cache.create(prefix + 'a', enc('1'));
+    await w.waitForEvents(1);
+    await etcd.kill();
+    await sleep(200);
+    await etcd.restart();
+    const b = await cache.create(prefix + 'b', enc('2'));
+    await w.waitForEvents(2);
+    expect(w.events.map((e) => e.key)).toEqual([prefix + 'a', prefix + 'b']);
+    const res = await cache.listFromCache(prefix, { consistent: true });
+    expect(res.kvs.map((kv) => kv.key)).toEqual([prefix + 'a', prefix + 'b']);
+    expect(res.revision).toBeGreaterThanOrEqual(b.modRevision);
+    expect(cache.stats().initializations).toBe(1); // resumed, not re-listed
+    w.close();
+  }, 30_000);
+
+  test('consistent list from cache catches up through a progress request when the prefix is idle', async () => {
+    cache = new WatchCache({ underlying, prefix });
+    await cache.start();
+    await underlying.create(prefix + 'x', enc('1'));
+    await underlying.create('/wc-etcd-other/' + seq, enc('elsewhere')); // moves the store, not the prefix
+    const target = await underlying.currentRevision();
+    const res = await cache.listFromCache(prefix, { consistent: true });
+    expect(res.revision).toBeGreaterThanOrEqual(target);
+    expect(res.kvs.map((kv) => dec(kv.value))).toEqual(['1']);
+  });
+});
