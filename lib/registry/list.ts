@@ -6,6 +6,7 @@ import { CompactedError, FutureRevisionError } from '../etcd/storage';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
 import { translateStorageError } from './storageErrors';
+import { waitForRevision } from './revisionWait';
 
 /** Where a list reads from (decided from the query by lib/machinery's list options). */
 export type ListSource =
@@ -28,23 +29,9 @@ export interface ListRequest {
 }
 
 const maxFetch = 10000;
-/** How long a read waits for a future revision before answering 504 (watch-and-list.md §5). */
-export const futureRevisionWait = { timeoutMs: 3000, pollMs: 50 };
 
 const continueExpiredMessage =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
-
-/** Waits until etcd reaches rv; 504 "Too large resource version" when it does not. */
-export async function waitForRevision(store: GenericStore, rv: number): Promise<number> {
-  const deadline = Date.now() + futureRevisionWait.timeoutMs;
-  for (;;) {
-    const cur = await store.storage.currentRevision();
-    if (cur >= rv) return cur;
-    if (Date.now() >= deadline) throw errors.tooLargeResourceVersion(rv, cur, 1);
-    await new Promise((r) => setTimeout(r, futureRevisionWait.pollMs));
-  }
-}
-
 export async function listObjects(store: GenericStore, req: ListRequest): Promise<ApiList> {
   const prefix = store.keys.collection(req.namespace);
   let revision = 0;
@@ -56,10 +43,10 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
     startKey = prefix + src.start;
     fromToken = true;
   } else if (src.kind === 'exact') {
-    await waitForRevision(store, src.rv);
+    await waitForRevision(store.storage, src.rv);
     revision = src.rv;
   } else if (src.kind === 'notOlderThan' && !store.cache) {
-    await waitForRevision(store, src.rv);
+    await waitForRevision(store.storage, src.rv);
   }
   // The first range of an unpinned list comes from the watch cache when there is one.
   const cache = src.kind === 'exact' || src.kind === 'continue' ? undefined : store.cache;

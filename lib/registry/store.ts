@@ -13,7 +13,7 @@ import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { normalize } from '../codec/normalize';
 import type { WatchCache } from '../watchcache';
-import { waitForRevision } from './list';
+import { waitForRevision } from './revisionWait';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -103,7 +103,7 @@ export class GenericStore {
       if (this.cache && (read.any || read.minRevision !== undefined)) {
         res = await this.cache.getFromCache(key, { minRevision: read.minRevision });
       } else {
-        if (read.minRevision !== undefined) await waitForRevision(this, read.minRevision);
+        if (read.minRevision !== undefined) await waitForRevision(this.storage, read.minRevision);
         res = await this.storage.get(key);
       }
     } catch (e) {

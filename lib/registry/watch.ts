@@ -9,7 +9,7 @@ import { CacheWatch, WatcherTooSlowError } from '../watchcache';
 import { decodeFromStorage } from './storageCodec';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
-import { waitForRevision } from './list';
+import { waitForRevision } from './revisionWait';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -145,7 +145,7 @@ async function initialState(store: GenericStore, prefix: string, isPrefix: boole
     return { kvs: r.kv ? [r.kv] : [], revision: r.revision };
   }
   if (cache) return cache.listFromCache(prefix, { consistent, minRevision: req.initialMinRevision });
-  if (req.initialMinRevision) await waitForRevision(store, req.initialMinRevision);
+  if (req.initialMinRevision) await waitForRevision(store.storage, req.initialMinRevision);
   return store.storage.list(prefix);
 }
 
