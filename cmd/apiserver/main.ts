@@ -58,7 +58,9 @@ export interface RunningApiServer {
 }
 
 export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
-  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' });
+  // Buffered stdout: a synchronous write per request line would cost more than the request.
+  const logDestination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, logDestination);
 
   // TLS material: given files, or a PKI generated once under --cert-dir.
   let tlsCertFile = opts.tlsCertFile;
@@ -169,6 +171,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       await cachesStarted;
       await closeCaches(stores);
       await storage.close();
+      logDestination.flushSync();
     })());
   return { server, address, shutdown };
 }

@@ -146,3 +146,31 @@ describe('watchObjects', () => {
     ]);
   });
 });
+
+describe('watchObjects through the watch cache', () => {
+  test('progress becomes a BOOKMARK when bookmarks are allowed; watchers share decoded objects', async () => {
+    const storage = new MemoryStorage();
+    const cached = createStores(storage, builtinStrategies, '/registry');
+    await Promise.all(cached.map((s) => s.cache?.start()));
+    const store = cached.find((s) => s.resource.resource === 'namespaces')!;
+    const got: ApiWatchEvent[][] = [[], []];
+    const watches = await Promise.all(
+      [0, 1].map((i) =>
+        watchObjects(store, { namespace: '', predicate: everything, allowBookmarks: true, startNow: true }, { send: (e) => got[i].push(...e) > 0, onDrain: () => undefined, end: () => undefined }),
+      ),
+    );
+    await store.create(systemContext(), { metadata: { name: 'shared' } });
+    storage.requestProgress();
+    for (let i = 0; i < 50 && !got.every((g) => g.some((e) => e.type === 'BOOKMARK')); i++) await new Promise((r) => setTimeout(r, 10));
+    watches.forEach((w) => w.stop());
+    await Promise.all(cached.map((s) => s.cache?.close()));
+    for (const g of got) {
+      expect(g.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+      expect(Number((g[1].object as { metadata: { resourceVersion: string } }).metadata.resourceVersion)).toBeGreaterThanOrEqual(
+        Number((g[0].object as { metadata: { resourceVersion: string } }).metadata.resourceVersion),
+      );
+    }
+    // One decode serves both watchers.
+    expect(got[0][0].object).toBe(got[1][0].object);
+  });
+});

@@ -7,6 +7,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/valid
 import type { KeyValue, Storage } from '../etcd/storage';
 import { KeyExistsError } from '../etcd/storage';
 import { KeyLayout } from './keys';
+import { DecodedObjectMemo } from './decodedEvents';
 import { decodeFromStorage, encodeForStorage } from './storageCodec';
 import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
@@ -80,6 +81,13 @@ export class GenericStore {
 
   decode(kv: KeyValue): ApiObject {
     return decodeFromStorage(kv.key, kv.value, kv.modRevision);
+  }
+
+  private readonly watchMemo = new DecodedObjectMemo();
+
+  /** A served (typed, normalised) object for a watch event, shared read-only between watchers. */
+  decodeForWatch(key: string, value: Uint8Array, revision: number): ApiObject {
+    return this.watchMemo.get(key, revision, () => this.withTypeMeta(decodeFromStorage(key, value, revision)));
   }
 
   private keyFor(ctx: RequestContext, name: string): string {

@@ -6,7 +6,6 @@ import { annotations } from '../api/product';
 import { errors, toApiError } from '../machinery/errors';
 import { CompactedError, KeyValue, Watch, WatchEvent as StorageEvent } from '../etcd/storage';
 import { CacheWatch, WatcherTooSlowError } from '../watchcache';
-import { decodeFromStorage } from './storageCodec';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
 import { waitForRevision } from './revisionWait';
@@ -72,8 +71,9 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
 
   let stopped = false;
   let lastRevision = startRevision - 1;
+  let lastBookmark = 0;
   let w: Watch | CacheWatch | undefined;
-  const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.withTypeMeta(decodeFromStorage(key, value, rev));
+  const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.decodeForWatch(key, value, rev);
   const deliver = (events: ApiWatchEvent[]): void => {
     if (stopped || events.length === 0) return;
     if (!sink.send(events) && w && 'pause' in w) {
@@ -107,8 +107,8 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
       },
       onProgress(revision: number): void {
         // Everything up to revision has been delivered: a bookmark may say so.
-        if (stopped || !req.allowBookmarks || revision <= lastRevision) return;
-        lastRevision = revision;
+        if (stopped || !req.allowBookmarks || revision < lastRevision || revision <= lastBookmark) return;
+        lastRevision = lastBookmark = revision;
         deliver([bookmark(store, revision, false)]);
       },
       onError(err: Error): void {

@@ -12,6 +12,17 @@ export const minRequestTimeoutSeconds = 1800;
 /** A safety net under the cache's own bound: unsent bytes beyond this drop the stream. */
 export const maxBufferedBytes = 32 * 1024 * 1024;
 
+// Watchers share decoded objects (see registry decodeForWatch); serialise each one once.
+const objectJson = new WeakMap<object, string>();
+function frame(e: ApiWatchEvent): string {
+  let json = objectJson.get(e.object);
+  if (json === undefined) {
+    json = JSON.stringify(e.object);
+    objectJson.set(e.object, json);
+  }
+  return `{"type":"${e.type}","object":${json}}\n`;
+}
+
 /** How often a watch asks for a progress notification so bookmarks flow while idle (~1 min upstream). */
 export const bookmarkIntervalMs = 60_000;
 
@@ -54,7 +65,7 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       if (!res.headersSent) startStream();
       let chunk = '';
       for (const e of events) {
-        const line = `${JSON.stringify({ type: e.type, object: e.object })}\n`;
+        const line = frame(e);
         h.metrics.watchEvents.inc(kindLabels);
         h.metrics.watchEventSizes.observe(kindLabels, line.length);
         chunk += line;

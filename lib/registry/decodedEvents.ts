@@ -1,0 +1,25 @@
+// Watch fan-out decodes each stored value once: every watcher of a resource sees the same
+// event bytes, so the decoded, normalised object is shared (read-only) between them.
+import type { ApiObject } from '../api';
+
+export class DecodedObjectMemo {
+  private readonly entries = new Map<string, ApiObject>();
+
+  constructor(private readonly capacity = 4096) {}
+
+  /** The decoded object for (key, revision), decoding at most once while it stays in the memo. */
+  get(key: string, revision: number, decode: () => ApiObject): ApiObject {
+    const id = `${revision}\u0000${key}`;
+    let obj = this.entries.get(id);
+    if (!obj) {
+      obj = Object.freeze(decode()) as ApiObject;
+      this.entries.set(id, obj);
+      if (this.entries.size > this.capacity) {
+        // Maps iterate in insertion order: the first key is the oldest.
+        const oldest = this.entries.keys().next().value;
+        if (oldest !== undefined) this.entries.delete(oldest);
+      }
+    }
+    return obj;
+  }
+}
