@@ -56,6 +56,10 @@ export function namespaceLookup(stores: readonly GenericStore[]): (name: string)
   return async (name) => {
     if (!name) return null;
     try {
+      // The cache answers at once (as upstream's informer); a miss may only mean the cache has
+      // not seen a namespace created a moment ago, so it is confirmed with a quorum read.
+      const cached = await ns.get(systemContext(), name, { any: true }).catch(() => null);
+      if (cached) return cached as Namespace;
       return (await ns.get(systemContext(), name)) as Namespace;
     } catch (e) {
       if (isApiError(e) && e.code === 404) return null;
