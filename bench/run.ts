@@ -203,7 +203,7 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
     heapPerObjectBytes: Math.round((heap1 - heap0) / N),
     etcdPerObjectBytes: Math.round((etcdRss1 - etcdRss0) / N),
     note:
-      'No watch cache yet: the apiserver keeps no objects, so perObjectBytes is its RSS growth from before the creates to after the GETs and full lists ' +
+      'perObjectBytes is the apiserver\'s RSS growth (watch cache plus heap high-water) from before the creates to after the GETs and full lists ' +
       '(heap high-water and allocator retention from serving them), divided by N; rssAfterCreatesBytes is the same point before the GETs and lists; ' +
       'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (both sides\' N objects are in it).',
   };
