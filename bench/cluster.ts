@@ -3,10 +3,11 @@
 // reads about them from /proc: resident memory and CPU time.
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { startEtcd, EtcdServer } from '../lib/etcd/testing/etcdServer';
+import { freePort, startEtcd, EtcdServer } from '../lib/etcd/testing/etcdServer';
+
+export { freePort };
 import { HttpsClient } from './httpsClient';
 
 /** Repository root (the nearest package.json up), from dist/bench/bench/*.js or bench/*.ts alike. */
@@ -17,16 +18,6 @@ export const repoRoot = ((): string => {
   }
 })();
 
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 /** Resident set size of a process in bytes (VmRSS), 0 when it is gone. */
 export function rssBytes(pid: number): number {

@@ -65,7 +65,8 @@ function isExecutable(path: string): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago (tests, e2e and the bench share it). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();

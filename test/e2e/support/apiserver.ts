@@ -4,23 +4,14 @@ import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
 import * as https from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startEtcd, EtcdServer } from '../../../lib/etcd/testing/etcdServer';
+import { freePort, startEtcd, EtcdServer } from '../../../lib/etcd/testing/etcdServer';
+
+export { freePort };
 
 export const repoRoot = resolve(__dirname, '../../..');
 
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 export interface Response {
   status: number;
