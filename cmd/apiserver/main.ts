@@ -9,7 +9,7 @@ import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
 import { unionAuthenticator, x509Authenticator } from '../../lib/auth';
-import { CompactionStore, Etcd3Storage, MemoryStorage, startCompactor, Storage } from '../../lib/etcd';
+import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage } from '../../lib/etcd';
 import { builtinStrategies } from '../../lib/registry/builtin';
 import { closeCaches, createStores, namespaceLookup, startCaches } from '../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../lib/watchcache';
@@ -51,6 +51,20 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** Consistent reads come from the watch cache only on an etcd whose progress replies are ordered. */
+async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger): Promise<boolean> {
+  if (!endpoint) return false;
+  try {
+    const version = await fetchEtcdVersion(endpoint);
+    const ordered = progressRequestsAreOrdered(version);
+    log.info({ etcdVersion: version, consistentReadsFromCache: ordered }, 'etcd version');
+    return ordered;
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'etcd version unknown: consistent reads go to etcd');
+    return false;
+  }
+}
+
 export interface RunningApiServer {
   server: ApiServer;
   address: AddressInfo;
@@ -89,7 +103,9 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
 
   // Validating admission: namespace lifecycle, reading namespaces through their own store.
   let lifecycle: ReturnType<typeof namespaceLifecycle> | undefined;
+  const consistentReadsFromCache = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log));
   stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
+    cacheOptions: { consistentReadsFromCache },
     admission: async (_ctx, operation, obj, _old, store) => {
       await lifecycle?.({ operation, namespaced: store.resource.namespaced, resource: store.groupResource, obj });
     },

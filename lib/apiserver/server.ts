@@ -49,7 +49,8 @@ export function storedObjectCounts(stores: readonly GenericStore[]): () => Promi
   return async () => {
     const out: Record<string, number> = {};
     for (const s of stores) {
-      const r = await s.storage.list(s.keys.root, { limit: 1 });
+      // From the watch cache when there is one (Any: no etcd range per scrape).
+      const r = s.cache ? await s.cache.listFromCache(s.keys.root, { limit: 1 }) : await s.storage.list(s.keys.root, { limit: 1 });
       out[s.resource.group ? `${s.resource.resource}.${s.resource.group}` : s.resource.resource] = r.count;
     }
     return out;

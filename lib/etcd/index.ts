@@ -9,3 +9,4 @@ export type { TlsOptions } from './etcd3Pool';
 export { Compactor, defaultCompactionIntervalMs, startCompactor } from './compactor';
 export type { CompactionRound, CompactorOptions, CompactorTimers } from './compactor';
 export { compareKeys, keyAfter, prefixEnd } from './keys';
+export { fetchEtcdVersion, progressRequestsAreOrdered } from './etcdVersion';

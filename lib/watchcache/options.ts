@@ -49,6 +49,13 @@ export interface WatchCacheOptions {
    * underlying store's buffers (right for MemoryStorage, whose values are exact already).
    */
   copyValues?: boolean;
+  /**
+   * Serve consistent reads (RV unset) from the cache after a progress request (default true).
+   * False sends them to the store: etcd before 3.4.25 / 3.5.8 may answer a progress request
+   * ahead of events it has not yet sent, which would make such reads stale (upstream disables
+   * consistent reads from its cache on those versions too).
+   */
+  consistentReadsFromCache?: boolean;
   /** Clock for window ages; default Date.now. */
   now?: () => number;
   metrics?: WatchCacheMetrics;
@@ -66,11 +73,12 @@ export interface ResolvedOptions {
   progressRequestIntervalMs: number;
   initialListPageSize: number;
   copyValues: boolean;
+  consistentReadsFromCache: boolean;
   now: () => number;
   metrics: WatchCacheMetrics;
 }
 
-export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'metrics' | 'copyValues'>> = {
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'metrics' | 'copyValues' | 'consistentReadsFromCache'>> = {
   windowMinEvents: 100,
   windowMaxEvents: 102_400,
   windowMaxBytes: 256 * 1024 * 1024,
@@ -102,6 +110,7 @@ export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
     progressRequestIntervalMs: Math.max(1, pick('progressRequestIntervalMs')),
     initialListPageSize: Math.max(1, pick('initialListPageSize')),
     copyValues: opts.copyValues ?? true,
+    consistentReadsFromCache: opts.consistentReadsFromCache ?? true,
     now: opts.now ?? Date.now,
     metrics: opts.metrics ?? {},
   };

@@ -1,6 +1,7 @@
 // The watch cache over a real etcd: the storage contract, plus what only etcd shows — a watch
 // from before the window served by etcd, and the cache surviving an etcd restart.
 import { Etcd3Storage } from '../etcd/etcd3';
+import { fetchEtcdVersion, progressRequestsAreOrdered } from '../etcd/etcdVersion';
 import { CompactedError } from '../etcd/storage';
 import { describeStorageContract } from '../etcd/testing/contract';
 import { EtcdServer, startEtcd } from '../etcd/testing/etcdServer';
@@ -21,7 +22,9 @@ afterAll(async () => {
 
 describeStorageContract('watch cache over etcd3', async () => {
   const underlying = new Etcd3Storage({ endpoints: [etcd.endpoint] });
-  const cache = new WatchCache({ underlying, prefix: '/contract/' });
+  // As the server does: consistent reads from the cache only where etcd orders progress replies.
+  const consistentReadsFromCache = progressRequestsAreOrdered(await fetchEtcdVersion(etcd.endpoint));
+  const cache = new WatchCache({ underlying, prefix: '/contract/', consistentReadsFromCache });
   await cache.start();
   return {
     storage: cache,
@@ -91,7 +94,9 @@ describe('WatchCache over a real etcd', () => {
   }, 30_000);
 
   test('consistent list from cache catches up through a progress request when the prefix is idle', async () => {
-    cache = new WatchCache({ underlying, prefix });
+    // On an etcd whose progress replies may overtake events the read must go to etcd instead.
+    const ordered = progressRequestsAreOrdered(await fetchEtcdVersion(etcd.endpoint));
+    cache = new WatchCache({ underlying, prefix, consistentReadsFromCache: ordered });
     await cache.start();
     await underlying.create(prefix + 'x', enc('1'));
     await underlying.create('/wc-etcd-other/' + seq, enc('elsewhere')); // moves the store, not the prefix

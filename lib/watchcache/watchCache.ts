@@ -317,6 +317,7 @@ export class WatchCache implements Storage, WatcherHost {
    * NotOlderThan that times out throws FutureRevisionError.
    */
   private async awaitFreshness(minRevision: number, consistent: boolean): Promise<boolean> {
+    if (consistent && !this.o.consistentReadsFromCache) return false;
     if (consistent) {
       const target = Math.max(await this.underlying.currentRevision(), minRevision);
       try {

@@ -56,14 +56,15 @@ test('a watch from history compacted in etcd and outside the window gets 410 Exp
   expect(events[0].object).toMatchObject({ kind: 'Status', code: 410, reason: 'Expired' });
 });
 
-test('resourceVersion=0 and consistent lists are served from the cache, not etcd ranges', async () => {
+test('resourceVersion=0 lists are served from the cache, not etcd ranges', async () => {
   const api = c.apiserver;
   await rv(); // warm: the cache is ready
   const ranges = (): Promise<number> => metric('etcd_request_duration_seconds_count{operation="list",type="serviceaccounts"}');
   const before = await ranges();
+  // (Consistent lists also come from the cache, but only on an etcd that orders progress
+  // replies after pending events — 3.4.25+/3.5.8+; older ones, like Debian's 3.4.23, read etcd.)
   for (let i = 0; i < 10; i++) {
     expect((await api.request('GET', `${collection}?resourceVersion=0`)).status).toBe(200);
-    expect((await api.request('GET', collection)).status).toBe(200);
   }
   expect(await ranges()).toBe(before);
   // Exact reads of a revision the cache's state no longer reflects read etcd at that revision.
