@@ -75,6 +75,8 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   // Buffered stdout: a synchronous write per request line would cost more than the request.
   const logDestination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, logDestination);
+  // Quiet periods still reach the terminal within a second.
+  setInterval(() => logDestination.flush(), 1000).unref();
 
   // TLS material: given files, or a PKI generated once under --cert-dir.
   let tlsCertFile = opts.tlsCertFile;
