@@ -27,9 +27,35 @@ export function isPrettyRequested(req: IncomingMessage, query: URLSearchParams):
   return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/');
 }
 
+// Frozen objects shared between responses (decoded list items, watch event objects) are
+// serialised once; their JSON is remembered by identity.
+const sharedJson = new WeakMap<object, string>();
+
+/** JSON of a value; frozen objects' JSON is computed once and reused. */
+export function stringifyShared(value: object): string {
+  if (!Object.isFrozen(value)) return JSON.stringify(value);
+  let json = sharedJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    sharedJson.set(value, json);
+  }
+  return json;
+}
+
+function compactJson(value: unknown): string {
+  // A list: splice in its items' (possibly memoised) JSON instead of serialising them again.
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items)) {
+    const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
+    const head = JSON.stringify(rest);
+    const body = items.map(stringifyShared).join(',');
+    return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[${body}]}`;
+  }
+  return JSON.stringify(value);
+}
+
 export function serialize(value: unknown, out: OutputFormat): Buffer {
   if (out.mediaType === 'application/yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
-  return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value));
+  return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : compactJson(value));
 }
 
 function warningHeader(warnings: readonly string[]): string[] {

@@ -1,5 +1,6 @@
-// Watch fan-out decodes each stored value once: every watcher of a resource sees the same
-// event bytes, so the decoded, normalised object is shared (read-only) between them.
+// Each stored value is decoded once while it stays in the memo: every watcher of a resource sees
+// the same event bytes, and repeated lists see the same items, so the decoded object is shared
+// (frozen, read-only) between them; serialisers can then memoise its JSON by identity.
 import type { ApiObject } from '../api';
 
 export class DecodedObjectMemo {

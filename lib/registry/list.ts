@@ -74,7 +74,7 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
       count = res.count;
       for (const kv of res.kvs) {
         lastKey = kv.key;
-        const obj = store.decode(kv);
+        const obj = store.decodeListItem(kv);
         if (!req.predicate.matches(obj)) continue;
         items.push(obj);
         if (req.limit > 0 && items.length === req.limit) break;
@@ -107,7 +107,7 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
     kind: store.resource.listKind,
     apiVersion: store.resource.group ? `${store.resource.group}/${store.resource.version}` : store.resource.version,
     metadata: { resourceVersion: String(readAt) },
-    items: items.map(stripTypeMeta),
+    items,
   };
   if (more && req.limit > 0) {
     list.metadata.continue = encodeContinueToken(readAt, `${lastKey.slice(prefix.length)}\u0000`);
@@ -117,10 +117,4 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
     }
   }
   return list;
-}
-
-/** Items inside a typed list carry no kind/apiVersion (watch-and-list.md §2). */
-function stripTypeMeta(obj: ApiObject): ApiObject {
-  const { apiVersion: _a, kind: _k, ...rest } = obj;
-  return rest as ApiObject;
 }

@@ -48,6 +48,9 @@ export interface DeleteResult {
 
 const generateNameAttempts = 8;
 
+/** Decoded list items kept per resource, so repeated lists neither parse nor serialise again. */
+const listItemMemoCapacity = 20000;
+
 export class GenericStore {
   readonly resource: ResourceInfo;
   readonly strategy: Strategy;
@@ -84,6 +87,15 @@ export class GenericStore {
   }
 
   private readonly watchMemo = new DecodedObjectMemo();
+  private readonly listMemo = new DecodedObjectMemo(listItemMemoCapacity);
+
+  /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
+  decodeListItem(kv: KeyValue): ApiObject {
+    return this.listMemo.get(kv.key, kv.modRevision, () => {
+      const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
+      return rest as ApiObject;
+    });
+  }
 
   /** A served (typed, normalised) object for a watch event, shared read-only between watchers. */
   decodeForWatch(key: string, value: Uint8Array, revision: number): ApiObject {

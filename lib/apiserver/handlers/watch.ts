@@ -4,6 +4,7 @@
 // that stays behind too long, and the stream is then dropped.
 import { watchObjects, ApiWatchEvent } from '../../registry/watch';
 import type { HandlerContext } from '../handlerContext';
+import { stringifyShared } from '../respond';
 import { watchRequestFromQuery } from './listQuery';
 
 /** Without timeoutSeconds the server picks [minRequestTimeout, 2×minRequestTimeout) like upstream. */
@@ -12,15 +13,9 @@ export const minRequestTimeoutSeconds = 1800;
 /** A safety net under the cache's own bound: unsent bytes beyond this drop the stream. */
 export const maxBufferedBytes = 32 * 1024 * 1024;
 
-// Watchers share decoded objects (see registry decodeForWatch); serialise each one once.
-const objectJson = new WeakMap<object, string>();
+// Watchers share decoded, frozen objects (registry decodeForWatch): each is serialised once.
 function frame(e: ApiWatchEvent): string {
-  let json = objectJson.get(e.object);
-  if (json === undefined) {
-    json = JSON.stringify(e.object);
-    objectJson.set(e.object, json);
-  }
-  return `{"type":"${e.type}","object":${json}}\n`;
+  return `{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`;
 }
 
 /** How often a watch asks for a progress notification so bookmarks flow while idle (~1 min upstream). */
