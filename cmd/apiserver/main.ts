@@ -57,7 +57,7 @@ async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger
   try {
     const version = await fetchEtcdVersion(endpoint);
     const ordered = progressRequestsAreOrdered(version);
-    log.info({ etcdVersion: version, consistentReadsFromCache: ordered }, 'etcd version');
+    log.info({ etcdVersion: version, progressRequestsOrdered: ordered }, 'etcd version');
     return ordered;
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'etcd version unknown: consistent reads go to etcd');
@@ -105,9 +105,9 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
 
   // Validating admission: namespace lifecycle, reading namespaces through their own store.
   let lifecycle: ReturnType<typeof namespaceLifecycle> | undefined;
-  const consistentReadsFromCache = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log));
+  const progressRequestsOrdered = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log));
   stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
-    cacheOptions: { consistentReadsFromCache },
+    cacheOptions: { progressRequestsOrdered },
     admission: async (_ctx, operation, obj, _old, store) => {
       await lifecycle?.({ operation, namespaced: store.resource.namespaced, resource: store.groupResource, obj });
     },

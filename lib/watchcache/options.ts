@@ -50,12 +50,14 @@ export interface WatchCacheOptions {
    */
   copyValues?: boolean;
   /**
-   * Serve consistent reads (RV unset) from the cache after a progress request (default true).
-   * False sends them to the store: etcd before 3.4.25 / 3.5.8 may answer a progress request
-   * ahead of events it has not yet sent, which would make such reads stale (upstream disables
-   * consistent reads from its cache on those versions too).
+   * The store answers a progress request only after every earlier event (default true).
+   * etcd before 3.4.25 / 3.5.8 may answer it ahead of events still queued for the watch
+   * (etcd-io/etcd#15220); the cache would then believe a revision it has not seen. With false
+   * the cache never requests progress: its revision moves only with events and etcd's own
+   * periodic (safe) notifications, consistent reads go to the store, and a NotOlderThan read
+   * the cache has not reached is answered by the store instead of waiting.
    */
-  consistentReadsFromCache?: boolean;
+  progressRequestsOrdered?: boolean;
   /** Clock for window ages; default Date.now. */
   now?: () => number;
   metrics?: WatchCacheMetrics;
@@ -73,12 +75,12 @@ export interface ResolvedOptions {
   progressRequestIntervalMs: number;
   initialListPageSize: number;
   copyValues: boolean;
-  consistentReadsFromCache: boolean;
+  progressRequestsOrdered: boolean;
   now: () => number;
   metrics: WatchCacheMetrics;
 }
 
-export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'metrics' | 'copyValues' | 'consistentReadsFromCache'>> = {
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
   windowMinEvents: 100,
   windowMaxEvents: 102_400,
   windowMaxBytes: 256 * 1024 * 1024,
@@ -110,7 +112,7 @@ export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
     progressRequestIntervalMs: Math.max(1, pick('progressRequestIntervalMs')),
     initialListPageSize: Math.max(1, pick('initialListPageSize')),
     copyValues: opts.copyValues ?? true,
-    consistentReadsFromCache: opts.consistentReadsFromCache ?? true,
+    progressRequestsOrdered: opts.progressRequestsOrdered ?? true,
     now: opts.now ?? Date.now,
     metrics: opts.metrics ?? {},
   };

@@ -23,8 +23,8 @@ afterAll(async () => {
 describeStorageContract('watch cache over etcd3', async () => {
   const underlying = new Etcd3Storage({ endpoints: [etcd.endpoint] });
   // As the server does: consistent reads from the cache only where etcd orders progress replies.
-  const consistentReadsFromCache = progressRequestsAreOrdered(await fetchEtcdVersion(etcd.endpoint));
-  const cache = new WatchCache({ underlying, prefix: '/contract/', consistentReadsFromCache });
+  const progressRequestsOrdered = progressRequestsAreOrdered(await fetchEtcdVersion(etcd.endpoint));
+  const cache = new WatchCache({ underlying, prefix: '/contract/', progressRequestsOrdered });
   await cache.start();
   return {
     storage: cache,
@@ -96,7 +96,7 @@ describe('WatchCache over a real etcd', () => {
   test('consistent list from cache catches up through a progress request when the prefix is idle', async () => {
     // On an etcd whose progress replies may overtake events the read must go to etcd instead.
     const ordered = progressRequestsAreOrdered(await fetchEtcdVersion(etcd.endpoint));
-    cache = new WatchCache({ underlying, prefix, consistentReadsFromCache: ordered });
+    cache = new WatchCache({ underlying, prefix, progressRequestsOrdered: ordered });
     await cache.start();
     await underlying.create(prefix + 'x', enc('1'));
     await underlying.create('/wc-etcd-other/' + seq, enc('elsewhere')); // moves the store, not the prefix

@@ -117,7 +117,7 @@ export class WatchCache implements Storage, WatcherHost {
       { minEvents: this.o.windowMinEvents, maxEvents: this.o.windowMaxEvents, maxBytes: this.o.windowMaxBytes, retentionMs: this.o.windowRetentionMs },
       0,
     );
-    this.waiters = new RevisionWaiters(() => this.underlying.requestProgress(), this.o.progressRequestIntervalMs, () => this.revision);
+    this.waiters = new RevisionWaiters(() => this.requestProgress(), this.o.progressRequestIntervalMs, () => this.revision);
   }
 
   /**
@@ -242,7 +242,7 @@ export class WatchCache implements Storage, WatcherHost {
   }
 
   requestProgress(): void {
-    if (!this.closed) this.underlying.requestProgress();
+    if (!this.closed && this.o.progressRequestsOrdered) this.underlying.requestProgress();
   }
 
   // ---- watches ----
@@ -317,7 +317,11 @@ export class WatchCache implements Storage, WatcherHost {
    * NotOlderThan that times out throws FutureRevisionError.
    */
   private async awaitFreshness(minRevision: number, consistent: boolean): Promise<boolean> {
-    if (consistent && !this.o.consistentReadsFromCache) return false;
+    if (!this.o.progressRequestsOrdered) {
+      // No progress requests: serve only what the cache has already seen, else the store.
+      if (consistent || this.revision < minRevision) return false;
+      return this.ready;
+    }
     if (consistent) {
       const target = Math.max(await this.underlying.currentRevision(), minRevision);
       try {
