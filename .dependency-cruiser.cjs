@@ -13,6 +13,7 @@ module.exports = {
     rule('auth-not-http', '^lib/auth/', '^lib/(apiserver|admission|client|controllers|etcd|watchcache)/'),
     rule('admission-not-http', '^lib/admission/', '^lib/(apiserver|registry|etcd|watchcache|client|controllers)/'),
     rule('apiserver-not-etcd', '^lib/apiserver/', '^lib/(etcd|watchcache|client|controllers)/'),
+    rule('audit-only-api-machinery', '^lib/audit/', '^lib/(?!api/|machinery/|audit/)'),
     rule('client-not-server', '^lib/client/', '^lib/(?!api/|machinery/|codec/|client/)'),
     rule('controllers-through-client', '^lib/controllers/', '^lib/(apiserver|registry|etcd|watchcache|auth|admission)/'),
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

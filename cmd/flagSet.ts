@@ -1,6 +1,8 @@
 // A small flag parser with upstream (pflag) habits: --name=value, --name value, boolean
 // --name / --name=false, repeated string-slice flags, and --help listing every flag.
 
+import { DurationError, parseGoDuration } from '../lib/machinery/goDuration';
+
 export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'stringSlice';
 
 export interface FlagSpec {
@@ -14,21 +16,14 @@ export type FlagValues = Record<string, string | number | boolean | string[]>;
 
 export class FlagError extends Error {}
 
-const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Go time.ParseDuration, in milliseconds. */
+/** Go time.ParseDuration, in milliseconds (flag errors as FlagError). */
 export function parseDuration(s: string): number {
-  if (s === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(s))) {
-    total += Number(m[1]) * units[m[2]];
-    matched = re.lastIndex;
+  try {
+    return parseGoDuration(s);
+  } catch (e) {
+    if (e instanceof DurationError) throw new FlagError(e.message);
+    throw e;
   }
-  if (matched !== s.length || s.length === 0) throw new FlagError(`time: invalid duration ${JSON.stringify(s)}`);
-  return total;
 }
 
 export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): { values: FlagValues; help: boolean } {

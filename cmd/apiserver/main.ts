@@ -4,18 +4,20 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, processNames } from '../../lib/api';
-import { namespaceLifecycle } from '../../lib/admission';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
-import { unionAuthenticator, x509Authenticator } from '../../lib/auth';
 import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage } from '../../lib/etcd';
 import { builtinStrategies } from '../../lib/registry/builtin';
-import { closeCaches, createStores, namespaceLookup, startCaches } from '../../lib/registry/stores';
+import { closeCaches, createStores, startCaches } from '../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../lib/watchcache';
 import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
 import { FlagError, parseFlags, usage } from '../flagSet';
+import { lateAdmission } from './admission';
+import { startAudit } from './audit';
+import { startRbacPolicy } from './rbacPolicy';
+import { buildSecurity } from './security';
 import { apiserverFlags, toOptions, ApiServerOptions } from './options';
 
 const program = processNames.apiserver;
@@ -103,27 +105,32 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
     onError: (err) => log.warn({ err: err.message }, 'compaction round failed'),
   });
 
-  // Validating admission: namespace lifecycle, reading namespaces through their own store.
-  let lifecycle: ReturnType<typeof namespaceLifecycle> | undefined;
+  // Validating admission needs the stores it guards (namespace lookups) and the authorizer.
+  const admission = lateAdmission();
   const progressRequestsOrdered = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log));
   stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
     cacheOptions: { progressRequestsOrdered },
-    admission: async (_ctx, operation, obj, _old, store) => {
-      await lifecycle?.({ operation, namespaced: store.resource.namespaced, resource: store.groupResource, obj });
-    },
+    admission: admission.admission,
     watchCache: opts.watchCache,
     cacheMetrics: (r): WatchCacheMetrics => ({
       onEventsReceived: (n) => metrics.watchCacheEventsReceived.inc(r, n),
       onRevision: (rev) => metrics.watchCacheResourceVersion.set(r, rev),
     }),
   });
-  lifecycle = namespaceLifecycle(namespaceLookup(stores));
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');
+  const rbacPolicy = startRbacPolicy(stores, log);
+  const security = await buildSecurity(opts, stores, rbacPolicy.index, log);
+  admission.install(stores, { authorizer: security.authorizer, ruleResolver: security.escalationResolver });
+  const audit = await startAudit(opts, metrics, log);
 
   const server = createApiServer({
     stores,
     metrics,
-    authenticator: unionAuthenticator([x509Authenticator()], { anonymous: opts.anonymousAuth }),
+    authenticator: security.authenticator,
+    authorizer: security.authorizer,
+    createOnly: security.endpoints,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    audit,
     anonymousEnabled: opts.anonymousAuth,
     features: opts.features,
     log,
@@ -137,7 +144,17 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
         return (e as Error).message;
       }
     },
-    postStartHooks: namespaces ? [{ name: 'start-system-namespaces-controller', run: () => ensureSystemNamespaces(namespaces) }] : [],
+    postStartHooks: [
+      ...(namespaces ? [{ name: 'start-system-namespaces-controller', run: () => ensureSystemNamespaces(namespaces) }] : []),
+      // Upstream's hook name: /readyz fails until the policy is loaded and the bootstrap roles exist.
+      {
+        name: 'rbac/bootstrap-roles',
+        run: async () => {
+          await rbacPolicy.synced;
+          await rbacPolicy.reconcileBootstrap();
+        },
+      },
+    ],
   });
   const cachesStarted = startCaches(stores).catch((err: Error) => log.error({ err: err.message }, 'watch cache failed to start'));
 
@@ -153,6 +170,10 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
     server.handler,
   );
   httpsServer.keepAliveTimeout = 65_000;
+  // CONNECT is not served (no proxy subresources); answer instead of dropping the socket.
+  httpsServer.on('connect', (_req, socket) => {
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
   await new Promise<void>((resolve, reject) => {
     httpsServer.once('error', reject);
     httpsServer.listen(opts.securePort, opts.bindAddress, () => resolve());
@@ -186,6 +207,8 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
         httpsServer.closeAllConnections();
       });
       await server.close();
+      rbacPolicy.stop();
+      await audit?.close();
       await cachesStarted;
       await closeCaches(stores);
       await storage.close();

@@ -19,6 +19,20 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'runtime-config', type: 'string', default: '', help: 'A set of key=value pairs that enable or disable built-in APIs (e.g. certificates.svc.io/v1=true, api/all=false).' },
   { name: 'watch-cache', type: 'bool', default: true, help: 'Enable the watch cache: lists and watches are served from memory fed by one etcd watch per resource.' },
   { name: 'max-request-bytes', type: 'int', default: 3 * 1024 * 1024, help: 'The largest request body accepted, in bytes.' },
+  { name: 'request-timeout', type: 'duration', default: 60_000, help: 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by the ?timeout= query parameter; watches are not affected.' },
+  { name: 'authorization-mode', type: 'stringSlice', default: ['RBAC'], help: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC. Members of system:masters are always allowed.' },
+  { name: 'token-auth-file', type: 'string', default: '', help: 'If set, the file that will be used to secure the secure port of the API server via token authentication (CSV: token,user,uid,"group1,group2").' },
+  { name: 'service-account-signing-key-file', type: 'string', default: '', help: 'Path to the file that contains the current private key of the service account token issuer (RSA or ECDSA P-256). Generated as <cert-dir>/sa.key when not given.' },
+  { name: 'service-account-key-file', type: 'stringSlice', default: [], help: 'File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. Defaults to the signing key\'s public half. Repeatable.' },
+  { name: 'service-account-issuer', type: 'stringSlice', default: ['https://svc.default.svc.cluster.local'], help: 'Identifier of the service account token issuer (the iss claim). Repeatable: the first issues new tokens, all are accepted.' },
+  { name: 'api-audiences', type: 'stringSlice', default: [], help: 'Identifiers of the API. The service account token authenticator validates that tokens are bound to at least one of these audiences. Defaults to the first --service-account-issuer.' },
+  { name: 'service-account-max-token-expiration', type: 'duration', default: 0, help: 'The maximum validity duration of a token created by the service account token issuer (0 = no cap beyond 2^32 s).' },
+  { name: 'audit-log-path', type: 'string', default: '', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
+  { name: 'audit-policy-file', type: 'string', default: '', help: 'Path to the file that defines the audit policy configuration (audit.svc.io/v1 Policy, YAML or JSON).' },
+  { name: 'audit-log-maxsize', type: 'int', default: 0, help: 'The maximum size in megabytes of the audit log file before it gets rotated (0 = no rotation).' },
+  { name: 'audit-log-maxbackup', type: 'int', default: 0, help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },
+  { name: 'audit-log-maxage', type: 'int', default: 0, help: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.' },
+  { name: 'audit-log-batch-buffer-size', type: 'int', default: 10000, help: 'The size of the buffer to store events before writing them; when full, further events are dropped (and counted) rather than blocking requests.' },
   { name: 'v', type: 'int', default: 0, help: 'Log verbosity: 0 logs requests at info, 4 and above adds debug output.' },
 ];
 
@@ -40,6 +54,38 @@ export interface ApiServerOptions {
   maxRequestBytes: number;
   watchCache: boolean;
   verbosity: number;
+  requestTimeoutMs: number;
+  authorizationModes: AuthorizationMode[];
+  tokenAuthFile: string;
+  serviceAccountSigningKeyFile: string;
+  serviceAccountKeyFiles: string[];
+  serviceAccountIssuers: string[];
+  apiAudiences: string[];
+  serviceAccountMaxTokenExpirationSeconds: number;
+  audit: {
+    logPath: string;
+    policyFile: string;
+    maxSizeMB: number;
+    maxBackups: number;
+    maxAgeDays: number;
+    bufferEvents: number;
+  };
+}
+
+export const authorizationModes = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'] as const;
+export type AuthorizationMode = (typeof authorizationModes)[number];
+
+function parseAuthorizationModes(values: string[]): AuthorizationMode[] {
+  if (values.length === 0) throw new FlagError('at least one authorization-mode must be passed');
+  const seen = new Set<string>();
+  for (const m of values) {
+    if (!(authorizationModes as readonly string[]).includes(m)) {
+      throw new FlagError(`authorization-mode ${JSON.stringify(m)} is not a valid mode`);
+    }
+    if (seen.has(m)) throw new FlagError(`authorization-mode ${JSON.stringify(m)} has mode specified more than once`);
+    seen.add(m);
+  }
+  return values as AuthorizationMode[];
 }
 
 /** --runtime-config: comma-separated <group/version[/resource]|api/all|api/ga…>[=bool]. */
@@ -78,6 +124,9 @@ export function toOptions(v: FlagValues, knownGroupVersions: readonly string[]):
   const tlsCert = String(v['tls-cert-file']);
   const tlsKey = String(v['tls-private-key-file']);
   if (!!tlsCert !== !!tlsKey) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  const issuers = v['service-account-issuer'] as string[];
+  if (issuers.length === 0 || issuers.some((i) => !i)) throw new FlagError('service-account-issuer is a required flag');
+  if (v['audit-policy-file'] && !v['audit-log-path']) throw new FlagError('--audit-policy-file needs --audit-log-path');
   let features: FeatureGates;
   try {
     features = FeatureGates.parse(String(v['feature-gates']));
@@ -102,5 +151,33 @@ export function toOptions(v: FlagValues, knownGroupVersions: readonly string[]):
     maxRequestBytes: Number(v['max-request-bytes']),
     watchCache: Boolean(v['watch-cache']),
     verbosity: Number(v.v),
+    requestTimeoutMs: positiveDuration(v, 'request-timeout'),
+    authorizationModes: parseAuthorizationModes(v['authorization-mode'] as string[]),
+    tokenAuthFile: String(v['token-auth-file']),
+    serviceAccountSigningKeyFile: String(v['service-account-signing-key-file']),
+    serviceAccountKeyFiles: v['service-account-key-file'] as string[],
+    serviceAccountIssuers: issuers,
+    apiAudiences: (v['api-audiences'] as string[]).length ? (v['api-audiences'] as string[]) : [issuers[0]],
+    serviceAccountMaxTokenExpirationSeconds: Math.floor(Number(v['service-account-max-token-expiration']) / 1000),
+    audit: {
+      logPath: String(v['audit-log-path']),
+      policyFile: String(v['audit-policy-file']),
+      maxSizeMB: nonNegative(v, 'audit-log-maxsize'),
+      maxBackups: nonNegative(v, 'audit-log-maxbackup'),
+      maxAgeDays: nonNegative(v, 'audit-log-maxage'),
+      bufferEvents: Math.max(1, nonNegative(v, 'audit-log-batch-buffer-size')),
+    },
   };
+}
+
+function positiveDuration(v: FlagValues, name: string): number {
+  const ms = Number(v[name]);
+  if (!(ms > 0)) throw new FlagError(`--${name} must be a positive duration`);
+  return ms;
+}
+
+function nonNegative(v: FlagValues, name: string): number {
+  const n = Number(v[name]);
+  if (n < 0) throw new FlagError(`--${name} must not be negative`);
+  return n;
 }

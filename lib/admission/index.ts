@@ -1,2 +1,10 @@
+// Public surface of lib/admission: the validating plugins and the chain that runs them.
+export { validatingChain } from './attributes';
+export type { AdmissionAttributes, ValidatingPlugin } from './attributes';
 export { namespaceLifecycle } from './namespaceLifecycle';
 export type { NamespaceLifecycleInput, NamespaceLookup } from './namespaceLifecycle';
+export { certificateApproval } from './certificateApproval';
+export { certificateSigning } from './certificateSigning';
+export { certificateSubjectRestriction } from './certificateSubjectRestriction';
+export { isAuthorizedForSignerName } from './signerAuthorization';
+export { rbacEscalation } from './rbacEscalation';

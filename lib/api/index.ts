@@ -6,3 +6,7 @@ export * from './core/namespace';
 export * from './core/serviceaccount';
 export * from './certificates/certificateSigningRequest';
 export * from './featureGates';
+export * from './rbac';
+export * from './authentication';
+export * from './authorization';
+export * from './coordination';

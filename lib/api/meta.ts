@@ -162,6 +162,25 @@ export const ObjectReferenceSchema = defineObject({
   },
 });
 
+export const LabelSelectorRequirementSchema = defineObject({
+  name: meta('LabelSelectorRequirement'),
+  description: 'A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.',
+  fields: {
+    key: s.string({ protobuf: 1, required: true, alwaysEmit: true, description: 'key is the label key that the selector applies to.' }),
+    operator: s.string({ protobuf: 2, required: true, alwaysEmit: true, description: "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist." }),
+    values: s.array(s.string(), { protobuf: 3, listType: 'atomic', description: 'values is an array of string values.' }),
+  },
+});
+
+export const LabelSelectorSchema = defineObject({
+  name: meta('LabelSelector'),
+  description: 'A label selector is a label query over a set of resources. An empty label selector matches all objects. A null label selector matches no objects.',
+  fields: {
+    matchLabels: s.map(s.string(), { protobuf: 1, description: 'matchLabels is a map of {key,value} pairs.' }),
+    matchExpressions: s.array(s.object(() => LabelSelectorRequirementSchema), { protobuf: 2, listType: 'atomic', description: 'matchExpressions is a list of label selector requirements. The requirements are ANDed.' }),
+  },
+});
+
 /** The List kind of a kind: apiVersion, kind, metadata (ListMeta) and items, named <Item>List. */
 export function listSchemaOf<O extends ObjectSchema>(item: O, description: string, itemsDescription: string) {
   return defineObject({
@@ -177,6 +196,7 @@ export function listSchemaOf<O extends ObjectSchema>(item: O, description: strin
 }
 
 export type ObjectMeta = ObjectOf<typeof ObjectMetaSchema>;
+export type LabelSelector = ObjectOf<typeof LabelSelectorSchema>;
 export type ListMeta = ObjectOf<typeof ListMetaSchema>;
 export type OwnerReference = ObjectOf<typeof OwnerReferenceSchema>;
 export type ManagedFieldsEntry = ObjectOf<typeof ManagedFieldsEntrySchema>;

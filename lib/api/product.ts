@@ -27,6 +27,18 @@ export const processNames = {
   controllerManager: 'svc-controller-manager',
 } as const;
 
+/** The controller manager's user name (its client certificate CN), as upstream's system:kube-controller-manager. */
+export const controllerManagerUserName = `system:${processNames.controllerManager}`;
+
+/** Markers of the RBAC bootstrap policy (upstream kubernetes.io/bootstrapping, rbac.authorization.kubernetes.io/…). */
+export const rbacPolicyKeys = {
+  bootstrappingLabel: `${productDomain}/bootstrapping`,
+  autoupdateAnnotation: `${groups.rbac}/autoupdate`,
+  aggregateToAdmin: `${groups.rbac}/aggregate-to-admin`,
+  aggregateToEdit: `${groups.rbac}/aggregate-to-edit`,
+  aggregateToView: `${groups.rbac}/aggregate-to-view`,
+} as const;
+
 export const annotations = {
   initialEventsEnd: `${productDomain}/initial-events-end`,
   enforceMountableSecrets: `${productDomain}/enforce-mountable-secrets`,

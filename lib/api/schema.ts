@@ -23,6 +23,8 @@ export interface FieldOptions {
 export interface StringField extends FieldOptions {
   type: 'string';
   format?: 'date-time' | 'byte';
+  /** A date-time with microseconds (metav1.MicroTime) instead of whole seconds (metav1.Time). */
+  micro?: boolean;
   enum?: readonly string[];
 }
 export interface IntegerField extends FieldOptions {
@@ -90,6 +92,7 @@ export const s = {
   int64: (o: FieldOptions = {}): IntegerField => ({ type: 'integer', format: 'int64', ...o }),
   boolean: (o: FieldOptions = {}): BooleanField => ({ type: 'boolean', ...o }),
   time: (o: FieldOptions = {}): StringField => ({ type: 'string', format: 'date-time', ...o }),
+  microTime: (o: FieldOptions = {}): StringField => ({ type: 'string', format: 'date-time', micro: true, ...o }),
   bytes: (o: FieldOptions = {}): StringField => ({ type: 'string', format: 'byte', ...o }),
   object: <O extends ObjectSchema>(ref: () => O, o: Omit<ObjectField<O>, 'type' | 'ref'> = {}): ObjectField<O> => ({
     type: 'object',

@@ -4,6 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
 import type { Authenticator } from '../auth';
+import type { Authorizer } from '../auth/authorizer';
+import { AuditContext, auditAnnotationKeys, type AuditEvent, type Policy, type Stage } from '../audit';
+import type { JsonValue } from '../machinery/jsonValue';
+import type { Status } from '../api';
 import { errors, toApiError, ApiError } from '../machinery/errors';
 import { goQuote } from '../machinery/fieldErrors';
 import { validatePathSegmentName } from '../machinery/validation/names';
@@ -21,20 +25,28 @@ import type { ApiServerMetrics } from './metrics';
 import { metricVerb } from './metrics';
 import { chooseOutput } from './negotiation';
 import { parseRequestInfo, RequestInfo } from './requestInfo';
-import type { ResourceTable, ServedResource } from './resourceTable';
-import { isPrettyRequested, OutputFormat, writeError } from './respond';
-import { authorize } from './filters/authorization';
+import { isStored, ResourceTable, ServedResource } from './resourceTable';
+import { isPrettyRequested, OutputFormat, writeError, writtenObject } from './respond';
+import { authorizationAttributes, forbiddenFor } from './filters/authorization';
+import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/timeout';
+import { handleCreateOnly } from './handlers/createOnly';
+import type { RequestHandlerContext } from './handlerContext';
 import type { NonResourceHandler } from './nonResource';
 
 export interface DispatchConfig {
   resources: ResourceTable;
   authenticator: Authenticator;
+  authorizer: Authorizer;
   anonymousEnabled: boolean;
   nonResource: NonResourceHandler;
   metrics: ApiServerMetrics;
   features: FeatureGates;
   log: Logger;
   maxRequestBodyBytes: number;
+  /** --request-timeout for everything but watches (ms). */
+  requestTimeoutMs: number;
+  /** Audit policy and where events go; absent = no auditing. */
+  audit?: { policy: Policy; write(ev: AuditEvent): void };
   now?: () => Date;
 }
 
@@ -73,34 +85,69 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   let isApply = false;
   let served: ServedResource | undefined;
   let code = 0;
+  let failure: Status | undefined;
+  let audit: AuditContext | undefined;
+  const emit = (stage: Stage): void => {
+    const ev = audit?.event(stage, now());
+    if (ev) cfg.audit?.write(ev);
+  };
+  const startAudit = (u: UserInfo): void => {
+    if (!cfg.audit) return;
+    audit = AuditContext.forRequest(cfg.audit.policy, {
+      attributes: { ...authorizationAttributes(u, info), group: info.group, user: u },
+      requestURI: rawUrl,
+      sourceIPs: sourceIPs(req),
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      auditID: String(req.headers['audit-id'] ?? ''),
+      receivedAt: receivedAt,
+    });
+    if (!res.headersSent) res.setHeader('Audit-Id', audit.auditID);
+    emit('RequestReceived');
+  };
+  const receivedAt = now();
   res.on('finish', () => {
     code = res.statusCode;
   });
+  let disarmTimeout = (): void => {};
   try {
-    const authed = await cfg.authenticator.authenticate(req);
+    let authed: UserInfo | null;
+    try {
+      authed = await cfg.authenticator.authenticate(req);
+      if (!authed && !cfg.anonymousEnabled) throw errors.unauthorized();
+    } catch (e) {
+      startAudit({ name: '', groups: [] });
+      throw e;
+    }
     if (authed) user = authed;
-    else if (!cfg.anonymousEnabled) throw errors.unauthorized();
+    startAudit(user);
 
+    // Authorization comes before routing, as upstream: a caller without rights learns nothing
+    // about which resources exist (403, not 404).
+    const attrs = authorizationAttributes(user, info);
+    const decision = cfg.authorizer.authorize(attrs);
+    audit?.addAnnotation(auditAnnotationKeys.authorizationDecision, decision.decision === 'allow' ? 'allow' : 'forbid');
+    audit?.addAnnotation(auditAnnotationKeys.authorizationReason, decision.reason);
+    if (decision.decision !== 'allow') throw forbiddenFor(attrs, decision.reason);
+    if (info.verb !== 'watch') {
+      const deadline = requestDeadlineMs(query, cfg.requestTimeoutMs);
+      disarmTimeout = armRequestTimeout(res, deadline, () => writeError(req, res, timeoutError(), output, { compression: false }));
+    }
     if (!info.isResourceRequest) {
-      authorize(user, info);
       await cfg.nonResource(req, res, info, query, user);
       return;
     }
     served = cfg.resources.lookup(info.group, info.version, info.resource);
     if (!served) throw errors.routeNotFound();
     output = chooseOutput(req.headers.accept, isPrettyRequested(req, query));
+    const createOnly = info.verb === 'create' ? cfg.resources.createOnlyEndpoint(served.info, info.subresource) : undefined;
     validateRoute(served, info);
     validateNameParameter(info);
-    authorize(user, info);
-    const handler = handlers[info.verb];
-    if (!handler) throw errors.methodNotSupported({ group: info.group, resource: info.resource }, info.verb);
     let body: Buffer | undefined;
-    const h: HandlerContext = {
+    const base: RequestHandlerContext = {
       req,
       res,
       info,
       query,
-      served,
       user,
       output,
       features: cfg.features,
@@ -110,6 +157,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       dryRun: false,
       isApply: false,
       now,
+      audit,
       readBody: async () => (body ??= await readBody(req, cfg.maxRequestBodyBytes)),
       requestContext: (dr: boolean): RequestContext => ({
         user,
@@ -119,14 +167,30 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         now,
       }),
     };
+    if (createOnly) {
+      await handleCreateOnly(base, createOnly);
+      dryRun = base.dryRun;
+      return;
+    }
+    if (info.verb === 'watch') emit('ResponseStarted');
+    const handler = handlers[info.verb];
+    // A create on a subresource exists only as a create-only endpoint (serviceaccounts/x/token).
+    if (!handler || !isStored(served) || (info.verb === 'create' && info.subresource)) throw errors.methodNotSupported({ group: info.group, resource: info.resource }, info.verb);
+    const h: HandlerContext = { ...base, served };
     await handler(h);
     dryRun = h.dryRun;
     isApply = h.isApply;
   } catch (e) {
     const err = toApiError(e);
+    failure = err.status;
     if (err.code >= 500 && !(e instanceof ApiError)) cfg.log.error({ err: e }, 'internal error');
     writeError(req, res, err, output, { compression: false });
   } finally {
+    disarmTimeout();
+    if (audit) {
+      audit.setResponse(code || res.statusCode, failure, failure ? undefined : (writtenObject(res) as JsonValue | undefined));
+      emit('ResponseComplete');
+    }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const status = code || res.statusCode;
     const scope = !info.isResourceRequest ? '' : info.name && info.verb !== 'list' ? 'resource' : info.namespace ? 'namespace' : 'cluster';
@@ -194,11 +258,30 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   if (declared > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
-    chunks.push(b);
+  try {
+    for await (const chunk of req) {
+      const b = chunk as Buffer;
+      size += b.length;
+      if (size > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
+      chunks.push(b);
+    }
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    // The client went away mid-body: nobody will read the answer, and it is not a server fault.
+    throw errors.badRequest(`error reading the request body: ${(e as Error).message}`);
   }
   return Buffer.concat(chunks);
+}
+
+/** The client address, then any X-Forwarded-For and X-Real-Ip entries (upstream utilnet.SourceIPs). */
+function sourceIPs(req: IncomingMessage): string[] {
+  const out: string[] = [];
+  const add = (ip: string | undefined): void => {
+    const v = ip?.trim();
+    if (v && !out.includes(v)) out.push(v);
+  };
+  for (const ip of String(req.headers['x-forwarded-for'] ?? '').split(',')) add(ip);
+  add(String(req.headers['x-real-ip'] ?? ''));
+  add(req.socket.remoteAddress?.replace(/^::ffff:/, ''));
+  return out;
 }

@@ -4,17 +4,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
 import type { RequestContext, UserInfo } from '../registry/strategy';
+import type { AuditContext } from '../audit';
 import type { RequestInfo } from './requestInfo';
-import type { ServedResource } from './resourceTable';
+import type { StoredResource } from './resourceTable';
 import type { OutputFormat } from './respond';
 import type { ApiServerMetrics } from './metrics';
 
-export interface HandlerContext {
+/** What every resource request handler receives. */
+export interface RequestHandlerContext {
   req: IncomingMessage;
   res: ServerResponse;
   info: RequestInfo;
   query: URLSearchParams;
-  served: ServedResource;
   user: UserInfo;
   output: OutputFormat;
   features: FeatureGates;
@@ -26,7 +27,14 @@ export interface HandlerContext {
   dryRun: boolean;
   /** Set by patch when the body was an apply patch (metric verb APPLY). */
   isApply: boolean;
+  /** The request's audit record, when auditing is on. */
+  audit?: AuditContext;
   readBody(): Promise<Buffer>;
   requestContext(dryRun: boolean): RequestContext;
   now(): Date;
+}
+
+/** A handler of a stored resource's verb. */
+export interface HandlerContext extends RequestHandlerContext {
+  served: StoredResource;
 }

@@ -40,6 +40,9 @@ export class ApiServerMetrics {
   readonly storageObjects: Gauge<string>;
   readonly longRunning: Gauge<string>;
   readonly terminatedWatchers: Counter<string>;
+  /** Audit events written to the log backend, and those lost (buffer full or write errors). */
+  readonly auditEvents: Counter<string>;
+  readonly auditErrors: Counter<string>;
   readonly watchEvents: Counter<string>;
   readonly watchEventSizes: Histogram<string>;
   readonly watchCacheEventsReceived: Counter<string>;
@@ -71,6 +74,17 @@ export class ApiServerMetrics {
       name: 'apiserver_longrunning_requests',
       help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.',
       labelNames: ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
+      registers: [this.registry],
+    });
+    this.auditEvents = new Counter({
+      name: 'apiserver_audit_event_total',
+      help: 'Counter of audit events generated and sent to the audit backend.',
+      registers: [this.registry],
+    });
+    this.auditErrors = new Counter({
+      name: 'apiserver_audit_error_total',
+      help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.',
+      labelNames: ['plugin'],
       registers: [this.registry],
     });
     this.terminatedWatchers = new Counter({

@@ -10,6 +10,12 @@ describe('parseRequestInfo', () => {
     ['GET', '/api/v1/namespaces/demo/serviceaccounts', '', { verb: 'list', resource: 'serviceaccounts', namespace: 'demo', name: '' }],
     ['GET', '/api/v1/namespaces/demo/serviceaccounts', 'watch=true', { verb: 'watch', resource: 'serviceaccounts' }],
     ['GET', '/api/v1/namespaces/demo/serviceaccounts', 'watch=1', { verb: 'watch' }],
+    // Any value but "0"/"false" is true, as upstream's query-parameter conversion reads it.
+    ['GET', '/api/v1/namespaces/demo/serviceaccounts', 'watch=', { verb: 'watch' }],
+    ['GET', '/api/v1/namespaces/demo/serviceaccounts', 'watch=maybe', { verb: 'watch' }],
+    ['GET', '/api/v1/namespaces/demo/serviceaccounts', 'watch=false', { verb: 'list' }],
+    ['GET', '/api/v1/namespaces/demo/serviceaccounts', 'watch=FALSE', { verb: 'list' }],
+    ['GET', '/api/v1/namespaces/demo/serviceaccounts', 'watch=0', { verb: 'list' }],
     ['GET', '/api/v1/serviceaccounts', '', { verb: 'list', resource: 'serviceaccounts', namespace: '' }],
     ['POST', '/api/v1/namespaces/demo/serviceaccounts', '', { verb: 'create', resource: 'serviceaccounts', namespace: 'demo' }],
     ['DELETE', '/api/v1/namespaces/demo/serviceaccounts', '', { verb: 'deletecollection' }],

@@ -1,5 +1,6 @@
 // Classifies a request from its method and path (upstream's RequestInfoFactory):
 // resource requests under /api and /apis, everything else a non-resource URL.
+import { goQueryBool } from '../machinery/goStrconv';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -78,7 +79,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (cur.length > 3) info.parts = cur.slice(3);
 
   const m = method.toUpperCase();
-  const isWatch = legacyWatch || ['true', '1'].includes((query.get('watch') ?? '').toLowerCase());
+  // Query booleans as upstream converts them: present and not "0"/"false" means true, so the
+  // verb agrees with the list options the handler decodes ("watch=" and "watch=maybe" watch).
+  const watchParam = query.get('watch');
+  const isWatch = legacyWatch || (watchParam !== null && goQueryBool(watchParam));
   if (m === 'GET' || m === 'HEAD') {
     if (isWatch) info.verb = 'watch';
     else info.verb = info.name ? 'get' : 'list';

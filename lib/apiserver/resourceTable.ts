@@ -1,20 +1,48 @@
-// The served resources, looked up by group, version and plural name.
+// The served resources, looked up by group, version and plural name: stored resources (a generic
+// store each) and create-only endpoints (virtual resources and subresources such as token).
 import type { ResourceInfo } from '../api';
+import type { CreateOnlyEndpoint } from '../registry/createOnly';
 import type { GenericStore } from '../registry/store';
 
 export interface ServedResource {
   info: ResourceInfo;
+  /** Absent for a virtual resource (it has only a create-only endpoint). */
+  store?: GenericStore;
+}
+
+/** A stored resource: every verb handler may use its store. */
+export interface StoredResource extends ServedResource {
   store: GenericStore;
+}
+
+export function isStored(r: ServedResource): r is StoredResource {
+  return r.store !== undefined;
 }
 
 export class ResourceTable {
   private readonly byPath = new Map<string, ServedResource>();
-  constructor(readonly resources: readonly ServedResource[]) {
-    for (const r of resources) this.byPath.set(`${r.info.group}/${r.info.version}/${r.info.resource}`, r);
+  private readonly createOnly = new Map<string, CreateOnlyEndpoint>();
+  readonly resources: readonly ServedResource[];
+
+  constructor(stored: readonly StoredResource[], endpoints: readonly CreateOnlyEndpoint[] = []) {
+    const all: ServedResource[] = [...stored];
+    for (const e of endpoints) {
+      this.createOnly.set(`${e.resource.group}/${e.resource.version}/${e.resource.resource}/${e.subresource}`, e);
+      if (!e.subresource) all.push({ info: e.resource });
+    }
+    for (const r of all) this.byPath.set(`${r.info.group}/${r.info.version}/${r.info.resource}`, r);
+    this.resources = all;
   }
+
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
     return this.byPath.get(`${group}/${version}/${resource}`);
   }
+
+  /** The create-only endpoint of a virtual resource (subresource '') or of a subresource. */
+  createOnlyEndpoint(info: ResourceInfo, subresource: string): CreateOnlyEndpoint | undefined {
+    return this.createOnly.get(`${info.group}/${info.version}/${info.resource}/${subresource}`);
+  }
+
   get infos(): ResourceInfo[] {
     return this.resources.map((r) => r.info);
   }

@@ -84,6 +84,13 @@ export function writeBody(
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
+/** The last object written as a response body, for audit at level RequestResponse. */
+const writtenObjects = new WeakMap<ServerResponse, unknown>();
+
+export function writtenObject(res: ServerResponse): unknown {
+  return writtenObjects.get(res);
+}
+
 export function writeObject(
   req: IncomingMessage,
   res: ServerResponse,
@@ -92,6 +99,7 @@ export function writeObject(
   out: OutputFormat,
   opts: ResponseOptions,
 ): void {
+  writtenObjects.set(res, value);
   writeBody(req, res, code, serialize(value, out), out.mediaType, opts);
 }
 

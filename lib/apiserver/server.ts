@@ -5,6 +5,9 @@ import express from 'express';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
 import type { Authenticator } from '../auth';
+import type { Authorizer } from '../auth/authorizer';
+import type { AuditEvent, Policy } from '../audit';
+import type { CreateOnlyEndpoint } from '../registry/createOnly';
 import type { GenericStore } from '../registry/store';
 import { createDiscovery, versionInfo } from './discovery';
 import { createDispatcher } from './dispatch';
@@ -22,7 +25,14 @@ export interface PostStartHook {
 export interface ApiServerConfig {
   stores: readonly GenericStore[];
   authenticator: Authenticator;
+  authorizer: Authorizer;
   anonymousEnabled: boolean;
+  /** Virtual resources and create-only subresources (reviews, serviceaccounts/token). */
+  createOnly?: readonly CreateOnlyEndpoint[];
+  /** --request-timeout (ms), for every request but watches. */
+  requestTimeoutMs: number;
+  /** Audit policy and event sink; absent = no auditing. */
+  audit?: { policy: Policy; write(ev: AuditEvent): void };
   features: FeatureGates;
   log: Logger;
   maxRequestBodyBytes: number;
@@ -58,7 +68,10 @@ export function storedObjectCounts(stores: readonly GenericStore[]): () => Promi
 }
 
 export function createApiServer(cfg: ApiServerConfig): ApiServer {
-  const table = new ResourceTable(cfg.stores.map((store) => ({ info: store.resource, store })));
+  const table = new ResourceTable(
+    cfg.stores.map((store) => ({ info: store.resource, store })),
+    cfg.createOnly ?? [],
+  );
   const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
   // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
   const health = new HealthRegistry({ checkTimeoutMs: 2000, onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
@@ -69,6 +82,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   const dispatch = createDispatcher({
     resources: table,
     authenticator: cfg.authenticator,
+    authorizer: cfg.authorizer,
     anonymousEnabled: cfg.anonymousEnabled,
     nonResource: nonResourceHandler({
       health,
@@ -81,6 +95,8 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
     features: cfg.features,
     log: cfg.log,
     maxRequestBodyBytes: cfg.maxRequestBodyBytes,
+    requestTimeoutMs: cfg.requestTimeoutMs,
+    audit: cfg.audit,
   });
 
   const app = express();

@@ -154,6 +154,22 @@ describe('decode: type errors', () => {
   });
 });
 
+describe('decode: free-form values', () => {
+  const withFields = (depth: number): string =>
+    `{"metadata":{"name":"a","managedFields":[{"manager":"m","fieldsV1":${'{"f:a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}}]}}`;
+  it('keeps a value 1000 levels deep', () => {
+    const r = run(withFields(1000), sa);
+    expect(r.ok).toBe(true);
+  });
+  it('refuses one nested deeper (the store could not copy it)', () => {
+    expect(run(withFields(1001), sa)).toEqual({
+      ok: false,
+      code: 400,
+      message: 'ServiceAccount in version "v1" cannot be handled as a ServiceAccount: metadata.managedFields[0].fieldsV1: nested more than 1000 levels deep',
+    });
+  });
+});
+
 describe('decode: unreadable bodies and kinds', () => {
   const cases: Array<[string, string, Partial<DecodeOptions>, string]> = [
     ['empty JSON', '', {}, "the object provided is unrecognized (must be of type CertificateSigningRequest): couldn't get version/kind; json parse error: unexpected end of JSON input (<empty>)"],

@@ -11,8 +11,9 @@ import type { GoJsonNode } from '../machinery/goJson';
 import { goJsonKindWord, goJsonNodeValue } from '../machinery/goJson';
 import { goQuote } from '../machinery/goStrconv';
 import { setOwn } from '../machinery/jsonValue';
+import { maxProcessedNesting, nestsDeeperThan } from '../machinery/nesting';
 import { Base64Error, decodeGoBase64 } from './goBase64';
-import { formatRFC3339, parseGoRFC3339, TimeParseError } from './goTime';
+import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName, goStructType, goTypeOf } from './goTypes';
 
 export interface TreeDecodeResult {
@@ -112,7 +113,7 @@ class TreeDecoder {
     }
     switch (f.type) {
       case 'string':
-        if (f.format === 'date-time') return this.time(n, ctx);
+        if (f.format === 'date-time') return this.time(n, ctx, f.micro === true);
         if (n.kind !== 'string') return this.typeError(goJsonKindWord(n), goTypeOf(f), ctx);
         if (f.format === 'byte') {
           try {
@@ -164,14 +165,20 @@ class TreeDecoder {
         return out;
       }
       case 'any':
+        // Free-form values are stored as they are; past this depth the store could not copy them.
+        if (nestsDeeperThan(n, maxProcessedNesting)) throw new Fatal(`${ctx.strict}: nested more than ${maxProcessedNesting} levels deep`);
         return goJsonNodeValue(n);
     }
   }
 
   /** metav1.Time.UnmarshalJSON: its errors are returned, not saved, so they abort decoding. */
-  private time(n: GoJsonNode, ctx: Ctx): Outcome {
+  private time(n: GoJsonNode, ctx: Ctx, micro: boolean): Outcome {
     if (n.kind !== 'string') throw new Fatal(this.typeErrorText(goJsonKindWord(n), 'string', ctx));
     try {
+      if (micro) {
+        const t = parseMicroTime(n.value);
+        return formatMicroTime(t.ms, t.micros);
+      }
       return formatRFC3339(parseGoRFC3339(n.value));
     } catch (e) {
       if (e instanceof TimeParseError) throw new Fatal(e.message);

@@ -133,3 +133,36 @@ export function canonicalTime(value: string): string | undefined {
     return undefined;
   }
 }
+
+/** Microseconds within the second as written in a timestamp's fraction (Go keeps them; Time drops them). */
+function fractionMicros(value: string): number {
+  const m = /T\d{1,2}:\d{2}:\d{2}[.,](\d+)/.exec(value);
+  return m ? Number(m[1].slice(0, 6).padEnd(6, '0')) : 0;
+}
+
+/** metav1.MicroTime's wire form: RFC 3339 in UTC with exactly six fractional digits. */
+export function formatMicroTime(ms: number, micros: number): string {
+  return `${formatRFC3339(ms).slice(0, -1)}.${String(micros).padStart(6, '0')}Z`;
+}
+
+/** A MicroTime text parsed as Go does: whole seconds (ms since the epoch) and microseconds; throws TimeParseError. */
+export function parseMicroTime(value: string): { ms: number; micros: number } {
+  const ms = parseGoRFC3339(value);
+  return { ms: Math.floor(ms / 1000) * 1000, micros: fractionMicros(value) };
+}
+
+/** The canonical MicroTime text, or undefined when Go could not parse it. */
+export function canonicalMicroTime(value: string): string | undefined {
+  try {
+    const { ms, micros } = parseMicroTime(value);
+    return formatMicroTime(ms, micros);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A Date (millisecond precision) as MicroTime text. */
+export function microTimeOf(d: Date): string {
+  const ms = d.getTime();
+  return formatMicroTime(ms, (((ms % 1000) + 1000) % 1000) * 1000);
+}

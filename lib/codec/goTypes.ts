@@ -19,7 +19,7 @@ export function goTypeOf(f: FieldSchema): string {
   switch (f.type) {
     case 'string':
       if (f.format === 'byte') return '[]uint8';
-      if (f.format === 'date-time') return 'v1.Time';
+      if (f.format === 'date-time') return f.micro ? 'v1.MicroTime' : 'v1.Time';
       return 'string';
     case 'integer':
       return f.format;

@@ -14,7 +14,7 @@
 import { openapiDefinitionPrefix as P } from '../api/product';
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { setOwn } from '../machinery/jsonValue';
-import { canonicalTime } from './goTime';
+import { canonicalMicroTime, canonicalTime, microTimeOf } from './goTime';
 
 /** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
 const zeroIsEmpty = new Set([`${P.meta}.ObjectMeta.generation`, `${P.meta}.Status.code`, `${P.meta}.StatusDetails.retryAfterSeconds`]);
@@ -54,9 +54,9 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function timeText(v: unknown): unknown {
-  if (v instanceof Date) return canonicalTime(v.toISOString());
-  if (typeof v === 'string') return canonicalTime(v) ?? v;
+function timeText(v: unknown, micro = false): unknown {
+  if (v instanceof Date) return micro ? microTimeOf(v) : canonicalTime(v.toISOString());
+  if (typeof v === 'string') return (micro ? canonicalMicroTime(v) : canonicalTime(v)) ?? v;
   return v;
 }
 
@@ -98,7 +98,7 @@ function element(v: unknown, f: FieldSchema): unknown {
   if (v === null || v === undefined) return null;
   switch (f.type) {
     case 'string':
-      if (f.format === 'date-time') return timeText(v);
+      if (f.format === 'date-time') return timeText(v, f.micro);
       if (f.format === 'byte') return bytesText(v);
       return v;
     case 'object':
@@ -124,7 +124,7 @@ function field(v: unknown, f: FieldSchema, emit: boolean, zeroEmpty: boolean): u
   if (v === undefined || v === null) return emit ? zeroValue(f) : OMIT;
   switch (f.type) {
     case 'string': {
-      const t = f.format === 'date-time' ? timeText(v) : f.format === 'byte' ? bytesText(v) : v;
+      const t = f.format === 'date-time' ? timeText(v, f.micro) : f.format === 'byte' ? bytesText(v) : v;
       return t === '' && !emit ? OMIT : t;
     }
     case 'integer':

@@ -287,6 +287,19 @@ describe('protobuf: wire details', () => {
     expect(decodeProtobufObject(mf.finish(), ManagedFieldsEntrySchema)).toEqual({ fieldsV1: null });
   });
 
+  it('refuses FieldsV1 nested deeper than the store can copy', () => {
+    const fieldsV1 = (depth: number): Uint8Array => {
+      const raw = new WireWriter();
+      raw.bytes(1, Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`));
+      const mf = new WireWriter();
+      mf.bytes(7, raw.finish());
+      return mf.finish();
+    };
+    expect(decodeProtobufObject(fieldsV1(1000), ManagedFieldsEntrySchema)).toEqual({ fieldsV1: expect.any(Array) });
+    expect(() => decodeProtobufObject(fieldsV1(1001), ManagedFieldsEntrySchema)).toThrow('FieldsV1 nested more than 1000 levels deep');
+    expect(() => decodeProtobufObject(fieldsV1(20_000), ManagedFieldsEntrySchema)).toThrow('invalid JSON in FieldsV1');
+  });
+
   it('WireReader reads what WireWriter writes', () => {
     const w = new WireWriter();
     w.varint(1, -1);

@@ -12,9 +12,11 @@
 // non-pointer zero values included); unknown field numbers are skipped. Encoding writes
 // the fields present in the object, in field-number order, map entries sorted by key.
 import type { FieldSchema, ObjectSchema } from '../api/schema';
+import { GoJsonSyntaxError, parseGoJsonTree } from '../machinery/goJson';
 import { setOwn } from '../machinery/jsonValue';
+import { maxProcessedNesting, nestsDeeperThan } from '../machinery/nesting';
 import { Base64Error, decodeGoBase64 } from './goBase64';
-import { formatRFC3339, parseGoRFC3339, TimeParseError } from './goTime';
+import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName } from './goTypes';
 import { compareCodePoints } from './normalize';
 import { ProtobufError, WireReader, WireType, WireWriter } from './protobufWire';
@@ -80,10 +82,11 @@ function varintValue(v: bigint, f: FieldSchema): number | boolean {
 }
 
 /** metav1.Time.Unmarshal: empty → zero time (JSON null); otherwise whole seconds. */
-function decodeTime(bytes: Uint8Array): string | null {
+function decodeTime(bytes: Uint8Array, micro: boolean): string | null {
   if (bytes.length === 0) return null;
   const r = new WireReader(bytes);
   let seconds = 0n;
+  let nanos = 0;
   while (!r.done()) {
     const start = r.pos;
     const { field, wireType } = r.tag('Timestamp');
@@ -91,6 +94,7 @@ function decodeTime(bytes: Uint8Array): string | null {
       if (wireType !== WireType.varint) throw wrongWireType(wireType, field === 1 ? 'Seconds' : 'Nanos');
       const v = r.uvarint();
       if (field === 1) seconds = BigInt.asIntN(64, v);
+      else nanos = Number(BigInt.asIntN(32, v));
     } else {
       r.skipFrom(start);
     }
@@ -100,7 +104,7 @@ function decodeTime(bytes: Uint8Array): string | null {
   if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 0 || d.getUTCFullYear() > 9999) {
     throw new ProtobufError('Time.MarshalJSON: year outside of range [0,9999]');
   }
-  return formatRFC3339(ms);
+  return micro ? formatMicroTime(ms, Math.max(0, Math.floor(nanos / 1000))) : formatRFC3339(ms);
 }
 
 /** FieldsV1 {1: Raw}: the raw JSON tree; nil Raw is JSON null. */
@@ -118,6 +122,15 @@ function decodeFieldsV1(bytes: Uint8Array): unknown {
     }
   }
   if (raw === undefined) return null;
+  // Stored as it is, so no deeper than the store can copy (JSON bodies are held so in decodeTree).
+  let tree;
+  try {
+    tree = parseGoJsonTree(raw);
+  } catch (e) {
+    if (e instanceof GoJsonSyntaxError) throw new ProtobufError('invalid JSON in FieldsV1');
+    throw e;
+  }
+  if (nestsDeeperThan(tree, maxProcessedNesting)) throw new ProtobufError(`FieldsV1 nested more than ${maxProcessedNesting} levels deep`);
   try {
     return JSON.parse(utf8.decode(raw));
   } catch {
@@ -162,7 +175,7 @@ function readElement(r: WireReader, wireType: number, f: FieldSchema, goName: st
   const bytes = r.bytes();
   switch (f.type) {
     case 'string':
-      if (f.format === 'date-time') return decodeTime(bytes);
+      if (f.format === 'date-time') return decodeTime(bytes, f.micro === true);
       if (f.format === 'byte') return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
       return utf8.decode(bytes);
     case 'object':
@@ -259,13 +272,15 @@ function encodeError(path: string, why: string): ProtobufError {
   return new ProtobufError(`cannot encode ${path}: ${why}`);
 }
 
-function timeBytes(v: unknown, path: string): Uint8Array {
+function timeBytes(v: unknown, path: string, micro: boolean): Uint8Array {
   if (v === null || v === undefined || v === '') return new Uint8Array(0);
   let ms: number;
+  let micros = 0;
   if (v instanceof Date) ms = v.getTime();
   else if (typeof v === 'string') {
     try {
-      ms = parseGoRFC3339(v);
+      if (micro) ({ ms, micros } = parseMicroTime(v));
+      else ms = parseGoRFC3339(v);
     } catch (e) {
       if (e instanceof TimeParseError) throw encodeError(path, e.message);
       throw e;
@@ -273,7 +288,7 @@ function timeBytes(v: unknown, path: string): Uint8Array {
   } else throw encodeError(path, 'not a time');
   const w = new WireWriter();
   w.varint(1, BigInt(Math.floor(ms / 1000)));
-  w.varint(2, 0); // metav1.Time writes nanos = 0
+  w.varint(2, micro ? micros * 1000 : 0); // metav1.Time writes nanos = 0; MicroTime keeps microseconds
   return w.finish();
 }
 
@@ -299,7 +314,7 @@ function integerValue(v: unknown, f: FieldSchema, path: string): bigint {
 function writeElement(w: WireWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
   switch (f.type) {
     case 'string':
-      if (f.format === 'date-time') return w.bytes(num, timeBytes(v, path));
+      if (f.format === 'date-time') return w.bytes(num, timeBytes(v, path, f.micro === true));
       if (f.format === 'byte') {
         if (v === null || v === undefined) return;
         return w.bytes(num, byteValue(v, path));

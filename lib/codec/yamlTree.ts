@@ -9,7 +9,7 @@ import { goQuote } from '../machinery/goStrconv';
 
 const loadSchema = CORE_SCHEMA.withTags(mergeTag, realMapTag);
 
-/** Guards against alias expansion blowing up the converted document. */
+/** A last guard against alias expansion blowing up the converted document. */
 const maxNodes = 5_000_000;
 
 export class YAMLSyntaxError extends Error {}
@@ -68,8 +68,84 @@ function findDuplicateKeys(src: string, events: readonly Event[]): string[] {
   return out;
 }
 
-function toNode(v: unknown, budget: { n: number }): GoJsonNode {
-  if (--budget.n < 0) throw new YAMLSyntaxError('yaml: document contains excessive aliasing');
+/**
+ * Go's yaml decoder refuses an alias inside the value of its own anchor (`&a [*a]`); js-yaml
+ * would build a cycle. Returns the anchor's name, found from the first document's events.
+ */
+function selfContainingAnchor(src: string, events: readonly Event[]): string | undefined {
+  type Frame = { open: boolean };
+  const stack: Frame[] = [];
+  // The node each anchor name refers to now (a later definition shadows an earlier one).
+  const latest = new Map<string, Frame | null>();
+  let docs = 0;
+  const nameOf = (ev: { anchorStart: number; anchorEnd: number }): string | undefined =>
+    ev.anchorStart >= 0 ? src.slice(ev.anchorStart, ev.anchorEnd) : undefined;
+  for (const ev of events) {
+    switch (ev.type) {
+      case EVENT_ID.DOCUMENT:
+        if (docs++ > 0) return undefined;
+        stack.push({ open: true });
+        break;
+      case EVENT_ID.MAPPING:
+      case EVENT_ID.SEQUENCE: {
+        const frame = { open: true };
+        const name = nameOf(ev);
+        if (name !== undefined) latest.set(name, frame);
+        stack.push(frame);
+        break;
+      }
+      case EVENT_ID.SCALAR: {
+        const name = nameOf(ev);
+        if (name !== undefined) latest.set(name, null);
+        break;
+      }
+      case EVENT_ID.ALIAS: {
+        const name = nameOf(ev);
+        if (name !== undefined && latest.get(name)?.open) return name;
+        break;
+      }
+      case EVENT_ID.POP: {
+        const frame = stack.pop();
+        if (frame) frame.open = false;
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Go's yaml decoder: how much of a document may come from alias expansion (allowedAliasRatio). */
+function allowedAliasRatio(decodeCount: number): number {
+  const low = 400_000;
+  const high = 4_000_000;
+  if (decodeCount <= low) return 0.99;
+  if (decodeCount >= high) return 0.1;
+  return 0.99 - 0.89 * ((decodeCount - low) / (high - low));
+}
+
+/** Nesting after alias expansion; the parser's own limit applies to the text. */
+const maxExpandedDepth = 1000;
+
+interface Conversion {
+  /** Hard cap on nodes produced, whatever the ratio says. */
+  budget: number;
+  decodeCount: number;
+  aliasCount: number;
+  /** Collections met so far: meeting one again means an alias is being expanded. */
+  seen: Set<object>;
+}
+
+function toNode(v: unknown, c: Conversion, depth: number, inAlias: boolean): GoJsonNode {
+  // Go counts every node it decodes, and those reached through an alias separately.
+  c.decodeCount++;
+  if (inAlias) c.aliasCount++;
+  if (
+    --c.budget < 0 ||
+    (c.aliasCount > 100 && c.decodeCount > 1000 && c.aliasCount / c.decodeCount > allowedAliasRatio(c.decodeCount))
+  ) {
+    throw new YAMLSyntaxError('yaml: document contains excessive aliasing');
+  }
+  if (depth > maxExpandedDepth) throw new YAMLSyntaxError(`yaml: nesting exceeded maxDepth (${maxExpandedDepth})`);
   if (v === null || v === undefined) return { kind: 'null' };
   if (typeof v === 'string') return { kind: 'string', value: v };
   if (typeof v === 'boolean') return { kind: 'bool', value: v };
@@ -78,12 +154,17 @@ function toNode(v: unknown, budget: { n: number }): GoJsonNode {
     if (!Number.isFinite(v)) throw new YAMLSyntaxError(`json: unsupported value: ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}`);
     return { kind: 'number', text: goFloatText(v) };
   }
-  if (Array.isArray(v)) return { kind: 'array', items: v.map((x) => toNode(x, budget)) };
-  if (v instanceof Map) {
+  if (Array.isArray(v) || v instanceof Map) {
+    const alias = inAlias || c.seen.has(v);
+    c.seen.add(v);
+    if (Array.isArray(v)) return { kind: 'array', items: v.map((x) => toNode(x, c, depth + 1, alias)) };
     const members: { key: string; value: GoJsonNode }[] = [];
     for (const [k, x] of v) {
       if (k !== null && typeof k === 'object') throw new YAMLSyntaxError(`json: unsupported type: map[interface {}]interface {}`);
-      members.push({ key: typeof k === 'number' ? goFloatText(k) : String(k), value: toNode(x, budget) });
+      // The key is a node Go decodes too.
+      c.decodeCount++;
+      if (alias) c.aliasCount++;
+      members.push({ key: typeof k === 'number' ? goFloatText(k) : String(k), value: toNode(x, c, depth + 1, alias) });
     }
     return { kind: 'object', members };
   }
@@ -104,8 +185,12 @@ export function parseYAML(text: string, strict: boolean): YAMLTree {
     }
     throw e;
   }
+  const loop = selfContainingAnchor(text, events);
+  if (loop !== undefined) throw new YAMLSyntaxError(`yaml: anchor '${loop}' value contains itself`);
   // An empty document is null, which decodes to an empty object.
-  const root = docs.length ? toNode(docs[0], { n: maxNodes }) : ({ kind: 'null' } as const);
+  // Go counts the document node itself first.
+  const conversion: Conversion = { budget: maxNodes, decodeCount: 1, aliasCount: 0, seen: new Set() };
+  const root = docs.length ? toNode(docs[0], conversion, 0, false) : ({ kind: 'null' } as const);
   if (!strict) return { root };
   const dups = findDuplicateKeys(text, events);
   return dups.length ? { root, duplicateKeys: `yaml: unmarshal errors:\n  ${dups.join('\n  ')}` } : { root };

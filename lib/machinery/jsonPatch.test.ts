@@ -151,6 +151,8 @@ describe('decodeJsonPatch', () => {
     ['number element (Warn)', '[1]', 'Warn', 400, 'error decoding patch: json: cannot unmarshal number into Go value of type handlers.jsonPatchOp'],
     ['number element (Ignore)', '[1]', 'Ignore', 400, 'json: cannot unmarshal number into Go value of type jsonpatch.Operation'],
     ['op not a string (Warn)', '[{"op":5,"path":"/a"}]', 'Warn', 400, 'error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.op of type string'],
+    ['value out of float64 range (Warn)', '[{"op":"add","path":"/a","value":{"b":[1e400]}}]', 'Warn', 400, 'error decoding patch: json: cannot unmarshal number 1e400 into Go struct field jsonPatchOp.value of type float64'],
+    ['nested too deep', `[{"op":"add","path":"/a","value":${'['.repeat(1000)}${']'.repeat(1000)}}]`, 'Ignore', 400, 'the patch is nested more than 1000 levels deep'],
   ])('%s', (_name, body, mode, code, message) => {
     let err: unknown;
     try {

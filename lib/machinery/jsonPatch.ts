@@ -11,6 +11,7 @@ import { errors } from './errors';
 import { GoJsonNode, GoJsonSyntaxError, goJsonKindWord, goJsonNodeValue, goJsonStringify, goUnmarshalTypeError, parseGoJsonTree } from './goJson';
 import { goAtoi } from './goStrconv';
 import type { JsonValue } from './jsonValue';
+import { firstFloatOverflow, refuseDeepPatch } from './nesting';
 import { getOwn, hasOwn, isJsonObject, setOwn } from './jsonValue';
 
 /** One operation as sent; members other than op/path/from/value are kept but ignored. */
@@ -43,6 +44,7 @@ export function decodeJsonPatch(body: Uint8Array | string, fieldValidation: Fiel
     if (e instanceof GoJsonSyntaxError) throw errors.badRequest(strict ? `error decoding patch: ${e.message}` : e.message);
     throw e;
   }
+  refuseDeepPatch(tree);
   const strictErrors: string[] = [];
   if (strict) {
     const err = strictShapeError(tree, strictErrors);
@@ -84,6 +86,9 @@ function strictShapeError(tree: GoJsonNode, strictErrors: string[]): string | un
       if (key !== 'value' && value.kind !== 'string' && value.kind !== 'null' && opFields.has(key)) {
         first ??= goUnmarshalTypeError(goJsonKindWord(value), 'string', { struct: 'jsonPatchOp', field: key });
       }
+      // value is an interface{}: its numbers are float64s, so out of range is a type error.
+      const overflow = key === 'value' ? firstFloatOverflow(value) : undefined;
+      if (overflow !== undefined) first ??= goUnmarshalTypeError(`number ${overflow}`, 'float64', { struct: 'jsonPatchOp', field: 'value' });
     }
   });
   return first;

@@ -67,6 +67,7 @@ describe('decodeMergePatch', () => {
   test.each<[string, 'Ignore' | 'Warn' | 'Strict', JsonValue]>([
     ['{"a":null}', 'Warn', { a: null }],
     ['[1]', 'Ignore', [1]],
+    ['{"a":1e-400,"b":1e308}', 'Warn', { a: 0, b: 1e308 }],
   ])('%s (%s)', (body, mode, want) => {
     expect(decodeMergePatch(body, mode)).toEqual(want);
   });
@@ -81,6 +82,9 @@ describe('decodeMergePatch', () => {
     ['[1]', 'Strict', 'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}'],
     ['5', 'Warn', 'error decoding patch: json: cannot unmarshal number into Go value of type map[string]interface {}'],
     ['{"a":tru}', 'Warn', "error decoding patch: invalid character '}' in literal true (expecting 'e')"],
+    ['{"a":{"b":1e400}}', 'Warn', 'error decoding patch: json: cannot unmarshal number 1e400 into Go value of type float64'],
+    [`{"deep":${'['.repeat(1000)}${']'.repeat(1000)}}`, 'Warn', 'the patch is nested more than 1000 levels deep'],
+    [`${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`, 'Ignore', 'the patch is nested more than 1000 levels deep'],
   ])('%s (%s) → 400', (body, mode, message) => {
     let err: unknown;
     try {

@@ -5,6 +5,7 @@ import { deepEqual } from './deepEqual';
 import { errors } from './errors';
 import { GoJsonNode, GoJsonSyntaxError, goJsonKindWord, goJsonNodeValue, goUnmarshalTypeError, parseGoJsonTree } from './goJson';
 import type { FieldValidationDirective } from './jsonPatch';
+import { firstFloatOverflow, refuseDeepPatch } from './nesting';
 import type { JsonObject, JsonValue } from './jsonValue';
 import { getOwn, hasOwn, isJsonObject, setOwn } from './jsonValue';
 
@@ -73,6 +74,10 @@ export function decodeMergePatch(body: Uint8Array | string, fieldValidation: Fie
   if (strict && tree.kind !== 'object' && tree.kind !== 'null') {
     throw errors.badRequest(`error decoding patch: ${goUnmarshalTypeError(goJsonKindWord(tree), 'map[string]interface {}')}`);
   }
+  refuseDeepPatch(tree);
+  // The strict decode reads numbers as float64: out of range is its error (upstream's lenient path keeps them raw).
+  const overflow = strict ? firstFloatOverflow(tree) : undefined;
+  if (overflow !== undefined) throw errors.badRequest(`error decoding patch: ${goUnmarshalTypeError(`number ${overflow}`, 'float64')}`);
   if (tree.kind === 'object' || tree.kind === 'array') return goJsonNodeValue(tree);
   throw errors.badRequest(badPatch);
 }

@@ -373,6 +373,9 @@ describe('decodeStrategicMergePatch', () => {
     ['{"a":', 'Ignore', 'unexpected end of JSON input'],
     ['', 'Warn', 'unexpected end of JSON input'],
     ['{a}', 'Warn', "invalid character 'a' looking for beginning of object key string"],
+    ['{"a":[1,-1e400]}', 'Ignore', 'json: cannot unmarshal number -1e400 into Go value of type float64'],
+    ['{"apiVersion":1e400}', 'Warn', 'json: cannot unmarshal number 1e400 into Go value of type float64'],
+    [`{"deep":${'{"a":'.repeat(1000)}1${'}'.repeat(1000)}}`, 'Warn', 'the patch is nested more than 1000 levels deep'],
   ])('%j (%s) → 400', (body, mode, message) => {
     let err: unknown;
     try {

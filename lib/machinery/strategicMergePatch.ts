@@ -17,6 +17,7 @@ import { ApiError, errors } from './errors';
 import { GoJsonNode, GoJsonSyntaxError, goJsonKindWord, goJsonNodeValue, goUnmarshalTypeError, parseGoJsonTree } from './goJson';
 import { goQuote } from './goStrconv';
 import type { FieldValidationDirective } from './jsonPatch';
+import { firstFloatOverflow, refuseDeepPatch } from './nesting';
 import type { JsonObject, JsonValue } from './jsonValue';
 import { getOwn, hasOwn, isJsonObject, setOwn } from './jsonValue';
 
@@ -570,5 +571,9 @@ export function decodeStrategicMergePatch(body: Uint8Array | string, fieldValida
   }
   if (tree.kind === 'null') return {};
   if (tree.kind !== 'object') throw errors.badRequest(goUnmarshalTypeError(goJsonKindWord(tree), 'map[string]interface {}'));
+  refuseDeepPatch(tree);
+  // Numbers are decoded as float64 (or int64): out of range is the decoder's error.
+  const overflow = firstFloatOverflow(tree);
+  if (overflow !== undefined) throw errors.badRequest(goUnmarshalTypeError(`number ${overflow}`, 'float64'));
   return goJsonNodeValue(tree) as JsonObject;
 }

@@ -1,11 +1,18 @@
 // The served resources: one registration line each (a schema in lib/api, a strategy here).
 import type { Strategy } from './strategy';
 import { certificateSigningRequestStrategy } from './certificatesigningrequests';
+import { leaseStrategy } from './leases';
 import { namespaceStrategy } from './namespaces';
+import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac';
 import { serviceAccountStrategy } from './serviceaccounts';
 
 export const builtinStrategies: readonly Strategy[] = [
   namespaceStrategy,
   serviceAccountStrategy,
   certificateSigningRequestStrategy,
+  leaseStrategy,
+  roleStrategy,
+  clusterRoleStrategy,
+  roleBindingStrategy,
+  clusterRoleBindingStrategy,
 ];

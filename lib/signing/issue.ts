@@ -2,8 +2,8 @@
 // share. It encodes exactly what it is told (policy such as backdating, TTL caps and signer
 // constraints belongs to the caller) and lays the certificate out the way Go's
 // x509.CreateCertificate does, so Go clients (kubectl) and OpenSSL accept it.
-import { randomBytes, X509Certificate as NodeX509Certificate } from 'node:crypto';
-import { parsePrivateKey, publicKeyDer, toSigningKey, type PrivateKeyInput, type PublicKeyInput } from './keys';
+import { randomBytes, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
+import { parsePrivateKey, publicKeyDer, toSigningKey, type PrivateKeyInput, type PublicKeyInput, type SigningKey } from './keys';
 import { toX509Usages } from './usages';
 import { x509 } from './x509lib';
 
@@ -91,19 +91,47 @@ function hasSubject(subject: CertificateSubject | x509.Name): boolean {
   return subject instanceof x509.Name ? subject.toJSON().length > 0 : subjectToName(subject).toJSON().length > 0;
 }
 
-export async function issueCertificate(opts: IssueCertificateOptions): Promise<IssuedCertificate> {
-  if (!(opts.notAfter.getTime() > opts.notBefore.getTime())) {
-    throw new Error(`notAfter (${opts.notAfter.toISOString()}) must be after notBefore (${opts.notBefore.toISOString()})`);
+/**
+ * A parsed issuer, ready to sign many certificates: the key is imported into WebCrypto and
+ * matched against the certificate once, not per certificate (the CSR signer issues in bulk).
+ */
+export interface PreparedIssuer {
+  /** Issuer certificate; undefined for a self-signing issuer. */
+  cert?: x509.X509Certificate;
+  key: KeyObject;
+  signing: SigningKey;
+  /** The issuer's subject key identifier (hex), copied into each certificate's AKI. */
+  keyId?: string;
+}
+
+/** Parses and checks issuer material once (`issuer key does not match the issuer certificate`, …). */
+export async function prepareIssuer(caKey: PrivateKeyInput, caCert?: string | Buffer | x509.X509Certificate): Promise<PreparedIssuer> {
+  const key = parsePrivateKey(caKey, 'issuer key');
+  const cert = caCert === undefined ? undefined : toX509Cert(caCert);
+  if (cert) {
+    const nodeCa = new NodeX509Certificate(Buffer.from(cert.rawData));
+    if (!nodeCa.checkPrivateKey(key)) throw new Error('issuer key does not match the issuer certificate');
   }
-  const signer = parsePrivateKey(opts.caKey, 'issuer key');
-  const ca = opts.caCert === undefined ? undefined : toX509Cert(opts.caCert);
-  if (ca) {
-    const nodeCa = new NodeX509Certificate(Buffer.from(ca.rawData));
-    if (!nodeCa.checkPrivateKey(signer)) throw new Error('issuer key does not match the issuer certificate');
-  } else if (opts.publicKey !== undefined) {
+  const keyId = cert?.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+  return { cert, key, signing: await toSigningKey(key), keyId };
+}
+
+/** Everything issueCertificate takes except the issuer. */
+export type LeafCertificateOptions = Omit<IssueCertificateOptions, 'caCert' | 'caKey'>;
+
+export async function issueCertificate(opts: IssueCertificateOptions): Promise<IssuedCertificate> {
+  checkValidityOrder(opts);
+  return issueWithIssuer(await prepareIssuer(opts.caKey, opts.caCert), opts);
+}
+
+/** Issues with an already prepared issuer (see prepareIssuer). */
+export async function issueWithIssuer(issuer: PreparedIssuer, opts: LeafCertificateOptions): Promise<IssuedCertificate> {
+  checkValidityOrder(opts);
+  const ca = issuer.cert;
+  if (!ca && opts.publicKey !== undefined) {
     throw new Error('a self-signed certificate uses the issuer key; publicKey must be omitted');
   }
-  const spki = publicKeyDer(ca ? requirePublicKey(opts.publicKey) : signer);
+  const spki = publicKeyDer(ca ? requirePublicKey(opts.publicKey) : issuer.key);
   const subjectName = opts.subject instanceof x509.Name ? opts.subject : subjectToName(opts.subject);
   const { keyUsage, extKeyUsages } = toX509Usages(opts.usages);
 
@@ -114,8 +142,7 @@ export async function issueCertificate(opts: IssueCertificateOptions): Promise<I
   if (extKeyUsages.length) extensions.push(new x509.ExtendedKeyUsageExtension(extKeyUsages, false));
   extensions.push(new x509.BasicConstraintsExtension(opts.isCA === true, undefined, true));
   if (opts.isCA) extensions.push(await x509.SubjectKeyIdentifierExtension.create(new Uint8Array(spki), false));
-  const caSki = ca?.getExtension(x509.SubjectKeyIdentifierExtension);
-  if (caSki) extensions.push(new x509.AuthorityKeyIdentifierExtension(caSki.keyId, false));
+  if (issuer.keyId) extensions.push(new x509.AuthorityKeyIdentifierExtension(issuer.keyId, false));
   const names: x509.JsonGeneralName[] = [
     ...(opts.sans?.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
     ...(opts.sans?.emailAddresses ?? []).map((value) => ({ type: 'email' as const, value })),
@@ -124,7 +151,7 @@ export async function issueCertificate(opts: IssueCertificateOptions): Promise<I
   ];
   if (names.length) extensions.push(new x509.SubjectAlternativeNameExtension(names, !hasSubject(subjectName)));
 
-  const { cryptoKey, signingAlgorithm } = await toSigningKey(signer);
+  const { cryptoKey, signingAlgorithm } = issuer.signing;
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: opts.serialNumber === undefined ? randomSerial() : serialHex(opts.serialNumber),
     subject: subjectName,
@@ -138,6 +165,12 @@ export async function issueCertificate(opts: IssueCertificateOptions): Promise<I
   });
   const der = Buffer.from(cert.rawData);
   return { pem: cert.toString('pem') + '\n', der, certificate: cert };
+}
+
+function checkValidityOrder(opts: { notBefore: Date; notAfter: Date }): void {
+  if (!(opts.notAfter.getTime() > opts.notBefore.getTime())) {
+    throw new Error(`notAfter (${opts.notAfter.toISOString()}) must be after notBefore (${opts.notBefore.toISOString()})`);
+  }
 }
 
 function requirePublicKey(k: PublicKeyInput | undefined): PublicKeyInput {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import * as https from 'node:https';
-import { ApiServerProcess, freePort, repoRoot, startCluster, TestCluster } from './support/apiserver';
+import { ApiServerProcess, eventually, freePort, repoRoot, startCluster, TestCluster } from './support/apiserver';
 import { makeCsr, signWithCa } from './support/openssl';
 
 function runBinary(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -48,17 +48,25 @@ describe('running server', () => {
     await c?.stop();
   });
 
+  // system:public-info-viewer lets everyone read the top-level checks; the per-check paths need
+  // an authenticated user (system:monitoring or more), as upstream.
   test.each([
-    ['/livez', 200, 'ok'],
-    ['/readyz', 200, 'ok'],
-    ['/healthz', 200, 'ok'],
-    ['/readyz/etcd', 200, 'ok'],
-    ['/livez/ping', 200, 'ok'],
-  ])('%s → %d %s', async (path, code, body) => {
-    const r = await c.apiserver.request('GET', path, { anonymous: true });
+    ['/livez', true, 200, 'ok'],
+    ['/readyz', true, 200, 'ok'],
+    ['/healthz', true, 200, 'ok'],
+    ['/readyz/etcd', false, 200, 'ok'],
+    ['/livez/ping', false, 200, 'ok'],
+  ])('%s (anonymous: %s) → %d %s', async (path, anonymous, code, body) => {
+    const r = await c.apiserver.request('GET', path, { anonymous });
     expect(r.status).toBe(code);
     expect(r.body).toBe(body);
     expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  test('anonymous requests may not read individual checks', async () => {
+    const r = await c.apiserver.request('GET', '/readyz/etcd', { anonymous: true });
+    expect(r.status).toBe(403);
+    expect(r.json<{ message: string }>().message).toBe('forbidden: User "system:anonymous" cannot get path "/readyz/etcd"');
   });
 
   test('verbose and exclude', async () => {
@@ -98,10 +106,20 @@ describe('running server', () => {
   });
 
   test('discovery documents', async () => {
-    const api = await c.apiserver.request('GET', '/api', { anonymous: true });
+    // Discovery is for authenticated users (system:discovery), as upstream since 1.14.
+    expect((await c.apiserver.request('GET', '/api', { anonymous: true })).status).toBe(403);
+    const api = await c.apiserver.request('GET', '/api');
     expect(api.json()).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
-    const apis = await c.apiserver.request('GET', '/apis', { anonymous: true });
-    expect(apis.json()).toMatchObject({ kind: 'APIGroupList', groups: [{ name: 'certificates.svc.io', preferredVersion: { groupVersion: 'certificates.svc.io/v1' } }] });
+    const apis = await c.apiserver.request('GET', '/apis');
+    const groupList = apis.json<{ kind: string; groups: { name: string; preferredVersion: { groupVersion: string } }[] }>();
+    expect(groupList.kind).toBe('APIGroupList');
+    expect(groupList.groups.map((g) => g.preferredVersion.groupVersion).sort()).toEqual([
+      'authentication.svc.io/v1',
+      'authorization.svc.io/v1',
+      'certificates.svc.io/v1',
+      'coordination.svc.io/v1',
+      'rbac.authorization.svc.io/v1',
+    ]);
     const certs = await c.apiserver.request('GET', '/apis/certificates.svc.io/v1');
     expect(certs.json<{ resources: { name: string; verbs: string[] }[] }>().resources.map((r) => r.name)).toEqual([
       'certificatesigningrequests',
@@ -138,10 +156,23 @@ describe('running server', () => {
   test('a certificate issued by the cluster CA authenticates as its CN', async () => {
     const made = makeCsr('ecdsa', '/CN=carol/O=devs');
     const cert = signWithCa(made.csrPath, join(c.dir, 'pki', 'ca.crt'), join(c.dir, 'pki', 'ca.key'));
-    const r = await c.apiserver.request('POST', '/apis/certificates.svc.io/v1/certificatesigningrequests', {
+    // Creating CSRs takes the bootstrap role system:node-bootstrapper.
+    const bind = await c.apiserver.request('POST', '/apis/rbac.authorization.svc.io/v1/clusterrolebindings', {
+      body: {
+        metadata: { name: 'carol-bootstrapper' },
+        roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'system:node-bootstrapper' },
+        subjects: [{ kind: 'User', name: 'carol' }],
+      },
+    });
+    expect(bind.status).toBe(201);
+    // The policy reaches the authorizer through the watch cache: retry until it has.
+    const r = await eventually(async () => {
+      const res = await c.apiserver.request('POST', '/apis/certificates.svc.io/v1/certificatesigningrequests', {
       cert: { cert, key: made.keyPem },
       body: { metadata: { name: 'by-carol' }, spec: { request: Buffer.from(made.csrPem).toString('base64'), signerName: 'example.com/x', usages: ['client auth'] } },
-    });
+      });
+      return res.status === 403 ? null : res;
+    }, 10_000, 'carol allowed to create CSRs');
     expect(r.status).toBe(201);
     expect(r.json()).toMatchObject({ spec: { username: 'carol', groups: ['devs', 'system:authenticated'] } });
   });

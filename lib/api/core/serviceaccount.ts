@@ -1,4 +1,5 @@
 import { listSchemaOf, LocalObjectReferenceSchema, ObjectMetaSchema, ObjectReferenceSchema } from '../meta';
+import { tokenRequestKind } from '../authentication/tokenRequest';
 import { openapiDefinitionPrefix as P } from '../product';
 import type { ResourceInfo } from '../resource';
 import { defineObject, ObjectOf, s } from '../schema';
@@ -48,5 +49,5 @@ export const serviceaccounts: ResourceInfo = {
   namespaced: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   schema: ServiceAccountSchema,
-  subresources: [],
+  subresources: [{ name: 'token', verbs: ['create'], kind: tokenRequestKind }],
 };

@@ -4,13 +4,14 @@
 import type { ApiObject, ObjectSchema, ResourceInfo } from '../../api';
 import { groups } from '../../api/product';
 import { decode, FieldValidation } from '../../codec';
-import type { HandlerContext } from '../handlerContext';
+import type { JsonValue } from '../../machinery/jsonValue';
+import type { HandlerContext, RequestHandlerContext } from '../handlerContext';
 
-function gvkOf(info: ResourceInfo): { group: string; version: string; kind: string } {
+function gvkOf(info: Pick<ResourceInfo, 'group' | 'version' | 'kind'>): { group: string; version: string; kind: string } {
   return { group: info.group, version: info.version, kind: info.kind };
 }
 
-export async function decodeRequestBody(h: HandlerContext, info: ResourceInfo, fieldValidation: FieldValidation): Promise<ApiObject> {
+export async function decodeRequestBody(h: RequestHandlerContext, info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'schema'>, fieldValidation: FieldValidation): Promise<ApiObject> {
   const body = await h.readBody();
   const { object, warnings } = decode(body, {
     contentType: h.req.headers['content-type'],
@@ -19,6 +20,7 @@ export async function decodeRequestBody(h: HandlerContext, info: ResourceInfo, f
     fieldValidation,
   });
   h.warnings.push(...warnings);
+  h.audit?.setRequestObject(object as JsonValue);
   return object;
 }
 

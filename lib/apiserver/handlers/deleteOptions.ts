@@ -4,25 +4,30 @@ import type { DeleteOptions } from '../../api';
 import { DeleteOptionsSchema } from '../../api';
 import { errors } from '../../machinery/errors';
 import { fieldErr, FieldError } from '../../machinery/fieldErrors';
+import { goParseInt64, goQueryBool } from '../../machinery/goStrconv';
 import type { HandlerContext } from '../handlerContext';
 import { decodeOptionsBody } from './body';
 import { invalidOptions, parseDryRun } from './writeOptions';
 
 const policies = ['Foreground', 'Background', 'Orphan'];
 
+/** ?gracePeriodSeconds as upstream's parameter codec reads it (an int64; out of range is a 400, not a huge grace period). */
+export function parseGracePeriodSeconds(value: string): number {
+  const r = goParseInt64(value);
+  if (!r.ok) throw errors.badRequest(r.error);
+  return Number(r.value);
+}
+
 export async function readDeleteOptions(h: HandlerContext): Promise<DeleteOptions & { dryRunAll: boolean }> {
   const body = await h.readBody();
   const opts: DeleteOptions = body.length ? (decodeOptionsBody(h, body, DeleteOptionsSchema) as DeleteOptions) : {};
   const q = h.query;
   const gp = q.get('gracePeriodSeconds');
-  if (gp !== null) {
-    if (!/^-?\d+$/.test(gp)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(gp)}: invalid syntax`);
-    opts.gracePeriodSeconds = Number(gp);
-  }
+  if (gp !== null) opts.gracePeriodSeconds = parseGracePeriodSeconds(gp);
   const pp = q.get('propagationPolicy');
   if (pp !== null) opts.propagationPolicy = pp;
   const od = q.get('orphanDependents');
-  if (od !== null) opts.orphanDependents = od === 'true' || od === '1';
+  if (od !== null) opts.orphanDependents = goQueryBool(od);
   const dryRunValues = [...(opts.dryRun ?? []), ...q.getAll('dryRun')];
   const dryRunAll = parseDryRun(dryRunValues, 'DeleteOptions');
 

@@ -29,7 +29,13 @@ function fieldSupport(store: GenericStore): FieldSelectorSupport {
 
 function decide(h: HandlerContext, watch: boolean): ListDecision | WatchDecision {
   const { store } = h.served;
-  return resolveListOptions(h.query, {
+  // A list never watches: upstream's List ignores ?watch (a deletecollection may carry one).
+  let query = h.query;
+  if (!watch && query.has('watch')) {
+    query = new URLSearchParams(query);
+    query.delete('watch');
+  }
+  return resolveListOptions(query, {
     resource: store.groupResource,
     fieldSelectors: fieldSupport(store),
     watchListFeature: h.features.isEnabled('WatchList'),

@@ -6,9 +6,11 @@ import { fieldErr } from '../../machinery/fieldErrors';
 import { applyJsonPatch, decodeJsonPatch } from '../../machinery/jsonPatch';
 import { applyMergePatch, decodeMergePatch } from '../../machinery/mergePatch';
 import { applyStrategicMergePatch, decodeStrategicMergePatch } from '../../machinery/strategicMergePatch';
+import type { JsonValue } from '../../machinery/jsonValue';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
 import { revalidateObject } from './body';
+import { checkName } from './checkName';
 import { invalidOptions, parseWriteOptions } from './writeOptions';
 
 // Upstream's order (the 415 text lists them so); apply-patch+yaml is not served yet.
@@ -31,6 +33,7 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
   const decoded = type === 'application/json-patch+json' ? decodeJsonPatch(body, opts.fieldValidation) : undefined;
   const mergePatch = type === 'application/merge-patch+json' ? decodeMergePatch(body, opts.fieldValidation) : undefined;
   const strategicPatch = type === 'application/strategic-merge-patch+json' ? decodeStrategicMergePatch(body, opts.fieldValidation) : undefined;
+  h.audit?.setRequestPatch((decoded?.operations ?? mergePatch ?? strategicPatch) as JsonValue);
 
   const apply = (current: ApiObject | null): ApiObject => {
     if (!current) throw errors.notFound(store.groupResource, h.info.name);
@@ -42,7 +45,9 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
       throw errors.badRequest('the patched object is not a JSON object');
     }
-    return revalidateObject(h, info, patched as ApiObject, opts.fieldValidation);
+    const obj = revalidateObject(h, info, patched as ApiObject, opts.fieldValidation);
+    checkName(obj, h.info.name);
+    return obj;
   };
   const { obj } = await store.update(h.requestContext(opts.dryRun), h.info.name, apply);
   writeObject(h.req, h.res, 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });

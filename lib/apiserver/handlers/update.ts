@@ -2,6 +2,7 @@
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
 import { decodeRequestBody } from './body';
+import { checkName } from './checkName';
 import { parseWriteOptions } from './writeOptions';
 
 export async function handleUpdate(h: HandlerContext): Promise<void> {
@@ -9,6 +10,7 @@ export async function handleUpdate(h: HandlerContext): Promise<void> {
   const opts = parseWriteOptions(h.query, 'UpdateOptions');
   h.dryRun = opts.dryRun;
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
+  checkName(body, h.info.name);
   const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, () => body);
   writeObject(h.req, h.res, created ? 201 : 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
 }

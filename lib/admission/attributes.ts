@@ -1,0 +1,29 @@
+// What a validating admission plugin sees of a write (upstream admission.Attributes).
+import type { ApiObject } from '../api';
+import type { UserInfo } from '../auth/user';
+
+export interface AdmissionAttributes {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  resource: { group: string; resource: string };
+  /** '' for the main resource. */
+  subresource: string;
+  namespaced: boolean;
+  namespace: string;
+  name: string;
+  /** The object after the write (for DELETE: the stored object). */
+  obj: ApiObject;
+  /** The stored object before an UPDATE or DELETE; null on CREATE. */
+  old: ApiObject | null;
+  user: UserInfo;
+  dryRun: boolean;
+}
+
+/** A validating plugin: returns to admit, throws an ApiError to refuse. */
+export type ValidatingPlugin = (a: AdmissionAttributes) => Promise<void> | void;
+
+/** Runs plugins in order; the first refusal wins. */
+export function validatingChain(plugins: readonly ValidatingPlugin[]): ValidatingPlugin {
+  return async (a) => {
+    for (const p of plugins) await p(a);
+  };
+}

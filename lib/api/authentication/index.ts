@@ -1,0 +1,4 @@
+export * from './userInfo';
+export * from './tokenRequest';
+export * from './tokenReview';
+export * from './selfSubjectReview';

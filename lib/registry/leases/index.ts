@@ -1,0 +1,3 @@
+// Public surface of the Lease registry.
+export { knownLeaseStrategies, leaseStrategy, newLeaseStrategy, validateLeaseSpec } from './strategy';
+export type { LeaseStrategyOptions } from './strategy';
