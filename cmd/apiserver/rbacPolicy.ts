@@ -87,23 +87,28 @@ export function startRbacPolicy(stores: readonly GenericStore[], log: Logger): R
     synced: Promise.all(followers.map((f) => f.synced)).then(() => undefined),
     async reconcileBootstrap() {
       const ctx = systemContext();
+      // Several replicas may reconcile at once: a conflict re-reads and tries again.
       for (const desired of bootstrapClusterRoles()) {
         const name = desired.metadata?.name ?? '';
-        const existing = (await clusterRoles.get(ctx, name).catch(notFoundAsUndefined)) as ClusterRole | undefined;
-        const r = reconcileClusterRole(existing, desired);
-        if (r.action === 'create') await clusterRoles.create(ctx, r.object).catch(ignoreExists);
-        else if (r.action === 'update') await clusterRoles.update(ctx, name, () => r.object);
+        await withConflictRetry(async () => {
+          const existing = (await clusterRoles.get(ctx, name).catch(notFoundAsUndefined)) as ClusterRole | undefined;
+          const r = reconcileClusterRole(existing, desired);
+          if (r.action === 'create') await clusterRoles.create(ctx, r.object);
+          else if (r.action === 'update') await clusterRoles.update(ctx, name, () => r.object);
+        });
       }
       for (const desired of bootstrapClusterRoleBindings()) {
         const name = desired.metadata?.name ?? '';
-        const existing = (await clusterRoleBindings.get(ctx, name).catch(notFoundAsUndefined)) as ClusterRoleBinding | undefined;
-        const r = reconcileClusterRoleBinding(existing, desired);
-        if (r.action === 'create') await clusterRoleBindings.create(ctx, r.object).catch(ignoreExists);
-        else if (r.action === 'update') await clusterRoleBindings.update(ctx, name, () => r.object);
-        else if (r.action === 'recreate') {
-          await clusterRoleBindings.delete(ctx, name, {});
-          await clusterRoleBindings.create(ctx, r.object).catch(ignoreExists);
-        }
+        await withConflictRetry(async () => {
+          const existing = (await clusterRoleBindings.get(ctx, name).catch(notFoundAsUndefined)) as ClusterRoleBinding | undefined;
+          const r = reconcileClusterRoleBinding(existing, desired);
+          if (r.action === 'create') await clusterRoleBindings.create(ctx, r.object);
+          else if (r.action === 'update') await clusterRoleBindings.update(ctx, name, () => r.object);
+          else if (r.action === 'recreate') {
+            await clusterRoleBindings.delete(ctx, name, { preconditions: { uid: existing?.metadata?.uid } });
+            await clusterRoleBindings.create(ctx, r.object);
+          }
+        });
       }
       log.info({ clusterRoles: bootstrapClusterRoles().length, clusterRoleBindings: bootstrapClusterRoleBindings().length }, 'reconciled the bootstrap RBAC policy');
     },
@@ -120,8 +125,14 @@ function notFoundAsUndefined(err: unknown): undefined {
   throw err;
 }
 
-/** Another replica created it first: it will be reconciled on its next start. */
-function ignoreExists(err: unknown): ApiObject {
-  if (isApiError(err) && err.code === 409) return {};
-  throw err;
+/** 409 (AlreadyExists or Conflict: another replica wrote first) re-runs the step on fresh state. */
+async function withConflictRetry(step: () => Promise<void>, attempts = 5): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      await step();
+      return;
+    } catch (err) {
+      if (!(isApiError(err) && err.code === 409) || i >= attempts) throw err;
+    }
+  }
 }
