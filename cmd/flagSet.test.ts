@@ -1,4 +1,4 @@
-import { FlagError, parseDuration, parseFlags, FlagSpec } from './flagSet';
+import { FlagError, formatGoDuration, parseDuration, parseFlags, FlagSpec, usage } from './flagSet';
 
 const specs: FlagSpec[] = [
   { name: 'secure-port', type: 'int', default: 6443, help: '' },
@@ -46,5 +46,35 @@ describe('parseFlags', () => {
     ['2h45m', 9900000],
   ])('duration %s', (s, ms) => {
     expect(parseDuration(s)).toBe(ms);
+  });
+});
+
+describe('usage defaults as pflag prints them', () => {
+  test.each([
+    [0, '0s'],
+    [250, '250ms'],
+    [1500, '1.5s'],
+    [60_000, '1m0s'],
+    [300_000, '5m0s'],
+    [31_536_000_000, '8760h0m0s'],
+  ])('%d ms → %s', (ms, text) => expect(formatGoDuration(ms)).toBe(text));
+
+  test('strings quoted, durations in Go form, zero values left out', () => {
+    const text = usage('x', [
+      { name: 'path', type: 'string', default: '/registry', help: 'p.' },
+      { name: 'empty', type: 'string', default: '', help: 'e.' },
+      { name: 'timeout', type: 'duration', default: 60_000, help: 't.' },
+      { name: 'modes', type: 'stringSlice', default: ['RBAC'], help: 'm.' },
+      { name: 'on', type: 'bool', default: true, help: 'o.' },
+      { name: 'off', type: 'bool', default: false, help: 'f.' },
+      { name: 'port', type: 'int', default: 6443, help: 'n.' },
+    ]);
+    expect(text).toContain('p. (default "/registry")');
+    expect(text).toContain('e.\n');
+    expect(text).toContain('t. (default 1m0s)');
+    expect(text).toContain('m. (default [RBAC])');
+    expect(text).toContain('o. (default true)');
+    expect(text).toContain('f.\n');
+    expect(text).toContain('n. (default 6443)');
   });
 });

@@ -88,10 +88,39 @@ function convert(spec: FlagSpec, raw: string, prev: FlagValues[string], seenSlic
 export function usage(program: string, specs: readonly FlagSpec[]): string {
   const lines = [`Usage:\n  ${program} [flags]\n\nFlags:`];
   for (const s of specs) {
-    const def = Array.isArray(s.default) ? s.default.join(',') : String(s.default);
+    const def = defaultText(s);
     const type = s.type === 'bool' ? '' : ` ${s.type === 'stringSlice' ? 'strings' : s.type}`;
-    lines.push(`      --${s.name}${type}\n            ${s.help}${def !== '' && def !== 'false' ? ` (default ${JSON.stringify(def)})` : ''}`);
+    lines.push(`      --${s.name}${type}\n            ${s.help}${def ? ` (default ${def})` : ''}`);
   }
   lines.push('  -h, --help\n            help for ' + program);
   return lines.join('\n') + '\n';
+}
+
+/** pflag's rendering of a default: strings quoted, durations in Go form, slices in brackets; zero values omitted. */
+function defaultText(s: FlagSpec): string {
+  switch (s.type) {
+    case 'string':
+      return s.default === '' ? '' : JSON.stringify(s.default);
+    case 'stringSlice':
+      return (s.default as string[]).length ? `[${(s.default as string[]).join(',')}]` : '';
+    case 'bool':
+      return s.default === true ? 'true' : '';
+    case 'int':
+      return s.default === 0 ? '' : String(s.default);
+    case 'duration':
+      return s.default === 0 ? '' : formatGoDuration(Number(s.default));
+  }
+}
+
+/** Go's time.Duration.String for whole milliseconds: 1m0s, 5m0s, 8760h0m0s, 1.5s, 250ms. */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const sec = (ms % 60_000) / 1000;
+  const secText = `${Number.isInteger(sec) ? sec : sec.toFixed(3).replace(/0+$/, '')}s`;
+  if (h) return `${h}h${m}m${secText}`;
+  if (m) return `${m}m${secText}`;
+  return secText;
 }

@@ -42,7 +42,7 @@ describe('TokenRequest', () => {
       apiVersion: 'authentication.svc.io/v1',
       metadata: { name: 'bot', namespace: 'team' },
       spec: { audiences: ['https://api'], expirationSeconds: 3600 },
-      status: { token: 'jwt', expirationTimestamp: '2030-01-01T00:00:00.000Z' },
+      status: { token: 'jwt', expirationTimestamp: '2030-01-01T00:00:00Z' },
     });
   });
 

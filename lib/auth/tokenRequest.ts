@@ -83,7 +83,8 @@ export function tokenRequestEndpoint(opts: TokenRequestOptions): CreateOnlyEndpo
         expirationSeconds: spec.expirationSeconds,
         boundObject,
       });
-      out.status = { token: issued.token, expirationTimestamp: issued.expirationTimestamp.toISOString() };
+      // metav1.Time: RFC 3339 in whole seconds.
+      out.status = { token: issued.token, expirationTimestamp: issued.expirationTimestamp.toISOString().replace(/\.\d{3}Z$/, 'Z') };
       return out;
     },
   };

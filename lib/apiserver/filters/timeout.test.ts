@@ -55,6 +55,15 @@ describe('request timeout', () => {
     expect(onTimeout).not.toHaveBeenCalled();
   });
 
+  test('a deadline under a millisecond fires on the next turn, before any I/O completes', () => {
+    const res = new FakeResponse();
+    const onTimeout = jest.fn(() => res.writeHead(504));
+    armRequestTimeout(res as unknown as ServerResponse, 0.000001, onTimeout);
+    expect(onTimeout).not.toHaveBeenCalled();
+    jest.runOnlyPendingTimers(); // runs the immediate
+    expect(onTimeout).toHaveBeenCalledTimes(1);
+  });
+
   test('a response already started is not replaced', () => {
     const res = new FakeResponse();
     const onTimeout = jest.fn();

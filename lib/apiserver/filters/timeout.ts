@@ -27,11 +27,18 @@ export function requestDeadlineMs(query: URLSearchParams, serverLimitMs: number)
  * afterwards the response ignores the handler's writes. Returns the disarm function.
  */
 export function armRequestTimeout(res: ServerResponse, ms: number, onTimeout: () => void): () => void {
-  const timer = setTimeout(() => {
+  const fire = (): void => {
     if (res.headersSent || res.writableEnded) return;
     onTimeout();
     silence(res);
-  }, ms);
+  };
+  // A deadline under a millisecond has passed by the time the handler waits on anything; timers
+  // would round it up to 1 ms and let fast reads win, so it fires on the next turn instead.
+  if (ms < 1) {
+    const immediate = setImmediate(fire);
+    return () => clearImmediate(immediate);
+  }
+  const timer = setTimeout(fire, ms);
   timer.unref();
   return () => clearTimeout(timer);
 }
