@@ -1,6 +1,7 @@
 // The processes under test: one etcd (lib/etcd/testing's startEtcd, data dir on tmpfs when there
-// is one) and one svc-apiserver (the built binary, node bin/svc-apiserver), plus what the bench
-// reads about them from /proc: resident memory and CPU time.
+// is one) and one svc-apiserver (the built binary, node bin/svc-apiserver), plus extra apiservers
+// on the same etcd and PKI when a phase compares flags, and what the bench reads about them from
+// /proc: resident memory and CPU time.
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,8 @@ export interface Cluster {
   apiserverPid: number;
   apiserverUrl: string;
   pkiDir: string;
+  /** Scratch directory (PKI, logs), removed by stop(). */
+  dir: string;
   client: HttpsClient;
   /** The apiserver's log file (one JSON line per request goes there, not through the bench). */
   logFile: string;
@@ -105,21 +108,83 @@ export async function startCluster(maxSockets: number, profileDir?: string): Pro
     child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
     process.once('exit', () => child?.kill('SIGKILL'));
     const url = `https://127.0.0.1:${port}`;
-    const deadline = Date.now() + 30_000;
-    let client: HttpsClient | undefined;
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`svc-apiserver exited with ${child.exitCode}:\n${tail(logFile)}`);
-      try {
-        client ??= HttpsClient.fromPki(url, pkiDir, maxSockets);
-        const r = await client.request('GET', '/readyz');
-        if (r.status === 200) break;
-      } catch {
-        client = undefined; // PKI not written yet, or not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`svc-apiserver not ready in 30 s:\n${tail(logFile)}`);
-      await new Promise((r) => setTimeout(r, 100));
+    const client = await waitReady(child, url, pkiDir, maxSockets, logFile);
+    return { etcd, etcdPid, apiserverPid: child.pid!, apiserverUrl: url, pkiDir, dir, client, logFile, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  } finally {
+    closeSync(logFd);
+  }
+}
+
+/** Polls /readyz with the admin certificate (once the PKI is written) until 200, or throws with the log's tail. */
+async function waitReady(child: ChildProcess, url: string, pkiDir: string, maxSockets: number, logFile: string): Promise<HttpsClient> {
+  const deadline = Date.now() + 30_000;
+  let client: HttpsClient | undefined;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`svc-apiserver exited with ${child.exitCode}:\n${tail(logFile)}`);
+    try {
+      client ??= HttpsClient.fromPki(url, pkiDir, maxSockets);
+      const r = await client.request('GET', '/readyz');
+      if (r.status === 200) return client;
+    } catch {
+      client = undefined; // PKI not written yet, or not listening yet
     }
-    return { etcd, etcdPid, apiserverPid: child.pid!, apiserverUrl: url, pkiDir, client, logFile, stop };
+    if (Date.now() > deadline) throw new Error(`svc-apiserver not ready in 30 s:\n${tail(logFile)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface ExtraApiserver {
+  pid: number;
+  url: string;
+  /** Admin (system:masters) client of this server. */
+  client: HttpsClient;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Another svc-apiserver on the cluster's etcd, serving with the first one's CA, serving
+ * certificate and service-account key (--cert-dir, where the first one generated sa.key), plus
+ * extraArgs (e.g. another --authorization-mode). Its log goes to the cluster's dir.
+ */
+export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly string[], maxSockets: number): Promise<ExtraApiserver> {
+  const port = await freePort();
+  const pki = cluster.pkiDir;
+  const logFile = join(cluster.dir, `apiserver-${port}.log`);
+  const logFd = openSync(logFile, 'a');
+  const args = [
+    join(repoRoot, 'bin/svc-apiserver'),
+    `--etcd-servers=${cluster.etcd.endpoint}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${port}`,
+    `--cert-dir=${pki}`,
+    `--client-ca-file=${join(pki, 'ca.crt')}`,
+    `--tls-cert-file=${join(pki, 'apiserver.crt')}`,
+    `--tls-private-key-file=${join(pki, 'apiserver.key')}`,
+    '--etcd-compaction-interval=0',
+    ...extraArgs,
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  const stop = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((res) => {
+      child.once('exit', () => res());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  };
+  try {
+    const url = `https://127.0.0.1:${port}`;
+    const client = await waitReady(child, url, pki, maxSockets, logFile);
+    return { pid: child.pid!, url, client, logFile, stop };
   } catch (e) {
     await stop();
     throw e;

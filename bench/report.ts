@@ -1,6 +1,7 @@
 // The results document (written as JSON) and the side-by-side table printed at the end.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AuthzResult } from './authz';
 import type { LoadResult, CpuUse } from './load';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
@@ -36,6 +37,8 @@ export interface Results {
   lists?: Record<'unpaged' | 'paged' | 'rv0', { server: ListResult; etcd: ListResult }>;
   memoryPerObject?: MemoryPerObject;
   watch?: { server: WatchResult; etcd: WatchResult };
+  /** A non-masters user's GETs: RBAC vs a second apiserver with AlwaysAllow. */
+  authz?: AuthzResult;
   targets?: Target[];
   error?: string;
 }
@@ -144,7 +147,8 @@ export function renderTable(r: Results): string {
     ]);
     rows.push(['  apiserver heap-used growth per object', `${m.heapPerObjectBytes} B`, '', '', '', '']);
   }
-  let out = table(rows);
+  // Only the header when no side-by-side phase ran (e.g. --phases=authz).
+  let out = rows.length > 1 ? table(rows) : '';
   if (r.watch) {
     const tenths = (w: WatchResult): string => w.latencyByTenthMs.map((p) => Math.round(p.p99)).join(' ');
     out += `\n\nWatch delivery p99 (ms) per tenth of the updates, in send order:\n  svc-apiserver: ${tenths(r.watch.server)}\n  etcd:          ${tenths(r.watch.etcd)}`;
@@ -159,8 +163,33 @@ export function renderTable(r: Results): string {
       ['server CPU seconds', s.cpu.apiserver.toFixed(1), b.cpu.apiserver.toFixed(1), ''],
     ]);
   }
+  if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;
   out += `\n\n${notes.map((n) => `* ${n}`).join('\n')}`;
+  return out.trimStart();
+}
+
+function authzTable(a: AuthzResult, config: Results['config']): string {
+  const p = a.policy;
+  const lat = (x: LoadResult): string => `${x.latencyMs.p50} / ${x.latencyMs.p99}`;
+  const signed = (x: number, unit: string): string => `${x >= 0 ? '+' : ''}${x}${unit}`;
+  let out = `Authorization overhead: GET ${a.path} as ${a.user} (groups ${a.groups.join(',')}), ${config.concurrency} in flight, ${config.getSeconds} s each in ${a.rounds} alternating slices;\n`;
+  out += `  policy: ${p.clusterRoles} ClusterRoles, ${p.clusterRoleBindings} ClusterRoleBindings, ${p.roles} Roles and ${p.roleBindings} RoleBindings in the namespace (${p.added} added); grant visible after ${a.grantVisibleAfterMs} ms\n`;
+  out += table([
+    ['', 'RBAC', 'AlwaysAllow', 'RBAC vs AlwaysAllow', 'system:masters on RBAC', 'RBAC vs masters'],
+    ['GETs/s', num(a.rbac.opsPerSec), num(a.alwaysAllow.opsPerSec), `${a.rbacPerAllow.toFixed(3)}×`, num(a.masters.opsPerSec), `${a.rbacPerMasters.toFixed(3)}×`],
+    ['latency p50 / p99 (ms)', lat(a.rbac), lat(a.alwaysAllow), `p50 ${signed(a.p50DifferenceUs, ' µs')}`, lat(a.masters), ''],
+    [
+      'apiserver CPU µs per GET',
+      a.cpuUsPerGet.rbac.toFixed(1),
+      a.cpuUsPerGet.alwaysAllow.toFixed(1),
+      signed(a.cpuDifferenceUs.vsAlwaysAllow, ' µs'),
+      a.cpuUsPerGet.masters.toFixed(1),
+      signed(a.cpuDifferenceUs.vsMasters, ' µs'),
+    ],
+  ]);
+  const slices = (v: number[]): string => v.map((x) => Math.round(x)).join(' ');
+  out += `\n  GETs/s per slice, in time order: RBAC ${slices(a.sliceOpsPerSec.rbac)}; AlwaysAllow ${slices(a.sliceOpsPerSec.alwaysAllow)}; masters ${slices(a.sliceOpsPerSec.masters)}`;
   return out;
 }
 
@@ -169,6 +198,7 @@ const notes = [
   'Both clients run in the bench process on the same cores: CPU seconds show when the bench itself (e.g. the etcd3 client) is the limit.',
   'resourceVersion=0: the server answers from its watch cache (decoding and encoding every item); the etcd side is a serializable range.',
   'Watch latency = event arrival in the bench − time the write was sent (open loop, fixed rate), so it includes the write and the bench\'s own decoding.',
+  'Authorization overhead: closed loop, so the p50 difference includes queueing; apiserver CPU µs per GET is the per-request cost. AlwaysAllow is a second, freshly started apiserver on the same etcd; system:masters skips RBAC in the same process.',
   'RSS per stored object: the apiserver\'s RSS growth over creating, getting and listing N objects, ÷ N: the watch cache\'s retained bytes plus heap high-water (noisy; see JSON for the split).',
 ];
 

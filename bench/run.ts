@@ -1,6 +1,7 @@
 // `make bench`: starts its own etcd and svc-apiserver and measures both, side by side in one run,
 // on the same operations: creates, GETs, full lists (unpaged, paged, resourceVersion=0), watch
-// fan-out, and memory per stored object and per idle watcher. Prints a table with ratios
+// fan-out, memory per stored object and per idle watcher, and what RBAC costs a GET (against a
+// second apiserver with AlwaysAllow). Prints a table with ratios
 // (server ÷ etcd) and writes JSON to bench/results/. Flags: --key=value (see `defaults`).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import { findEtcdBinary } from '../lib/etcd/testing/etcdServer';
+import { runAuthz } from './authz';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
@@ -41,9 +43,11 @@ const defaults = {
   pad: 512,
   /** Also GET against bare node:https (HTTP framework overhead). */
   bare: true,
+  /** RBAC objects (roles and bindings for other users) the authz phase adds to the bootstrap policy. */
+  authzPolicyObjects: 50,
   /** Small counts for a smoke run. */
   quick: false,
-  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch (gets, lists and bare imply creates). */
+  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,authz (gets, lists and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -95,7 +99,7 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch'];
+const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'authz'];
 
 /** What every phase needs. */
 interface Ctx {
@@ -136,6 +140,8 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
     if (phases.has('creates')) await objectPhases(ctx, phases);
     if (phases.has('bare')) await barePhase(ctx);
     if (phases.has('watch')) await watchPhase(ctx);
+    // Last: it adds RBAC objects and runs a second apiserver, which nothing before should see.
+    if (phases.has('authz')) await authzPhase(ctx);
   } finally {
     etcd.close();
   }
@@ -252,6 +258,23 @@ async function watchPhase(ctx: Ctx): Promise<void> {
   } finally {
     watchClient.close();
   }
+}
+
+/** RBAC vs AlwaysAllow for a non-masters user's GETs (bench/authz.ts). */
+async function authzPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  step(`authz: bench-user GETs, RBAC vs AlwaysAllow, ${cfg.getSeconds} s each, ${cfg.concurrency} in flight`);
+  ctx.results.authz = await runAuthz({
+    cluster: ctx.cluster,
+    admin: ctx.api,
+    namespace: benchNamespace,
+    concurrency: cfg.concurrency,
+    warmupSeconds: cfg.warmupSeconds,
+    seconds: cfg.getSeconds,
+    extraPolicyObjects: cfg.authzPolicyObjects,
+    pad: cfg.pad,
+    log: step,
+  });
 }
 
 async function main(): Promise<number> {
