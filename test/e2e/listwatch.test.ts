@@ -1,6 +1,6 @@
 // Lists and watches through the real processes: paging over a fixed snapshot, selectors,
 // resourceVersion semantics, 410 after compaction, watch resume without loss, clean teardown.
-import { execFileSync } from 'node:child_process';
+import { compactEtcd } from '../../lib/etcd/testing/compactEtcd';
 import { startCluster, TestCluster, eventually } from './support/apiserver';
 
 let c: TestCluster;
@@ -112,7 +112,7 @@ describe('list', () => {
     const oldRv = first.metadata.resourceVersion;
     await api.request('POST', collection, { body: { metadata: { name: 'sa-compact' } } });
     const cur = Number((await api.request('GET', collection)).json<List>().metadata.resourceVersion);
-    execFileSync('etcdctl', [`--endpoints=${c.etcd.endpoint}`, 'compaction', String(cur)], { env: { ...process.env, ETCDCTL_API: '3' } });
+    await compactEtcd(c.etcd.endpoint, cur);
     const exact = await api.request('GET', `${collection}?resourceVersion=${oldRv}&resourceVersionMatch=Exact&limit=10`);
     expect(exact.status).toBe(410);
     expect(exact.json()).toMatchObject({ reason: 'Expired', message: 'The resourceVersion for the provided list is too old.' });

@@ -1,7 +1,7 @@
 // The watch cache seen from outside: watches older than its window are rebuilt from etcd's
 // history (no spurious 410), compacted history is 410, cached reads do not touch etcd ranges,
 // and its metrics.
-import { execFileSync } from 'node:child_process';
+import { compactEtcd } from '../../lib/etcd/testing/compactEtcd';
 import { startCluster, TestCluster } from './support/apiserver';
 
 let c: TestCluster;
@@ -47,7 +47,7 @@ test('a watch from history compacted in etcd and outside the window gets 410 Exp
   const old = await rv();
   await api.request('POST', collection, { body: { metadata: { name: 'after-old' } } });
   await api.request('POST', collection, { body: { metadata: { name: 'after-old-2' } } });
-  execFileSync('etcdctl', [`--endpoints=${c.etcd.endpoint}`, 'compaction', String(await rv())], { env: { ...process.env, ETCDCTL_API: '3' } });
+  await compactEtcd(c.etcd.endpoint, await rv());
   await api.stop();
   await api.start();
   const w = api.watch(`${collection}?watch=true&resourceVersion=${old}`);
