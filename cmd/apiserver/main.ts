@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import pino from 'pino';
-import { apiVersionOf, processNames } from '../../lib/api';
+import { apiVersionOf, controllerManagerUserName, processNames } from '../../lib/api';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
@@ -186,14 +186,25 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   if (opts.writeKubeconfig) {
     if (!generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
     const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+    const serverUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
     await writeKubeconfig(opts.writeKubeconfig, {
-      server: `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+      server: serverUrl,
       caFile: generated.caCertFile,
       clientCertFile: generated.adminCertFile,
       clientKeyFile: generated.adminKeyFile,
       user: 'admin',
     });
     log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
+    // The controller manager's credentials, next to the admin's (make run points it here).
+    const controllerManagerKubeconfig = path.join(path.dirname(opts.writeKubeconfig), 'controller-manager.kubeconfig');
+    await writeKubeconfig(controllerManagerKubeconfig, {
+      server: serverUrl,
+      caFile: generated.caCertFile,
+      clientCertFile: generated.controllerManagerCertFile,
+      clientKeyFile: generated.controllerManagerKeyFile,
+      user: controllerManagerUserName,
+    });
+    log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
   }
 
   let stopping: Promise<void> | undefined;

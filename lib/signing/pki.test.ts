@@ -51,11 +51,11 @@ function get(port: number, host: string, opts: https.RequestOptions): Promise<st
 }
 
 describe('ensureCertDir', () => {
-  test('generates CA, serving and admin pairs with the right modes and contents', async () => {
+  test('generates CA, serving, admin and controller-manager pairs with the right modes and contents', async () => {
     const r = await ensureCertDir(dir);
-    expect(r.generated).toEqual(['ca', 'apiserver', 'admin']);
+    expect(r.generated).toEqual(['ca', 'apiserver', 'admin', 'controller-manager']);
     expect(r).toMatchObject(certDirPaths(dir));
-    for (const k of [r.caKeyFile, r.tlsKeyFile, r.adminKeyFile]) {
+    for (const k of [r.caKeyFile, r.tlsKeyFile, r.adminKeyFile, r.controllerManagerKeyFile]) {
       expect(mode(k)).toBe(0o600);
       expect(read(k)).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
     }
@@ -77,6 +77,22 @@ describe('ensureCertDir', () => {
     const verify = execFileSync('openssl', ['verify', '-CAfile', r.caCertFile, '-purpose', 'sslserver', r.tlsCertFile]).toString();
     expect(verify).toMatch(/OK/);
     expect(execFileSync('openssl', ['verify', '-CAfile', r.caCertFile, '-purpose', 'sslclient', r.adminCertFile]).toString()).toMatch(/OK/);
+    // The controller manager authenticates as the user the bootstrap RBAC policy binds, with no groups.
+    const cm = new X509Certificate(read(r.controllerManagerCertFile));
+    expect(cm.subject).toBe('CN=system:svc-controller-manager');
+    expect(cm.checkIssued(ca)).toBe(true);
+    expect(path.basename(r.controllerManagerCertFile)).toBe('controller-manager.crt');
+    expect(execFileSync('openssl', ['verify', '-CAfile', r.caCertFile, '-purpose', 'sslclient', r.controllerManagerCertFile]).toString()).toMatch(/OK/);
+  });
+
+  test('a cert dir made before the controller-manager pair existed gains it, nothing else changes', async () => {
+    const first = await ensureCertDir(dir);
+    const before = { ca: read(first.caCertFile), admin: read(first.adminCertFile) };
+    unlinkSync(first.controllerManagerCertFile);
+    unlinkSync(first.controllerManagerKeyFile);
+    expect((await ensureCertDir(dir)).generated).toEqual(['controller-manager']);
+    expect(read(first.caCertFile)).toBe(before.ca);
+    expect(read(first.adminCertFile)).toBe(before.admin);
   });
 
   test('reuses what exists; re-issues only the leaf that is missing or no longer fits', async () => {
@@ -96,7 +112,7 @@ describe('ensureCertDir', () => {
 
     // close to expiry (less than a tenth of its life left) → re-issued
     const nearEnd = new Date(Date.now() + 340 * 86400e3);
-    expect((await ensureCertDir(dir, { now: () => nearEnd })).generated).toEqual(['apiserver', 'admin']);
+    expect((await ensureCertDir(dir, { now: () => nearEnd })).generated).toEqual(['apiserver', 'admin', 'controller-manager']);
     expect(read(first.caCertFile)).toBe(before.ca);
   });
 
@@ -125,7 +141,7 @@ describe('ensureCertDir', () => {
 
   test('concurrent callers end up with one consistent CA', async () => {
     const rs = await Promise.all([ensureCertDir(dir), ensureCertDir(dir), ensureCertDir(dir)]);
-    expect(rs.map((r) => r.generated.length).sort()).toEqual([0, 0, 3]);
+    expect(rs.map((r) => r.generated.length).sort()).toEqual([0, 0, 4]);
     const ca = new X509Certificate(read(rs[0].caCertFile));
     expect(new X509Certificate(read(rs[0].adminCertFile)).checkIssued(ca)).toBe(true);
     expect(existsSync(path.join(dir, '.lock'))).toBe(false);
