@@ -22,6 +22,9 @@ export const signerNames = {
   legacyUnknown: `${productDomain}/legacy-unknown`,
 } as const;
 
+/** The node agent (upstream's kubelet) as messages name it, e.g. the auto-approver's condition messages. */
+export const nodeAgentName = 'svclet';
+
 export const processNames = {
   apiserver: 'svc-apiserver',
   controllerManager: 'svc-controller-manager',
