@@ -1,0 +1,115 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import type { ApiObject } from '../../lib/api';
+import type { RestClient } from '../../lib/client';
+import type { Controller } from '../../lib/controllers/controller';
+import { NamespaceController } from '../../lib/controllers/namespaces';
+import { ServiceAccountsController } from '../../lib/controllers/serviceaccounts';
+import { controllerInitializers, controllerLog, ControllerContext, ControllerInitializer, runControllers } from './controllers';
+import { SharedInformers } from './informers';
+import { ControllerManagerMetrics } from './metrics';
+import { ControllerName, parseControllerManagerFlags } from './options';
+
+function captureLog(): { log: pino.Logger; lines: () => Array<Record<string, unknown>> } {
+  const chunks: string[] = [];
+  const dest = new Writable({
+    write(chunk: Buffer, _e, cb) {
+      chunks.push(chunk.toString());
+      cb();
+    },
+  });
+  const log = pino({ name: 'svc-controller-manager', level: 'debug' }, dest);
+  return { log, lines: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+/** A client whose list/watch never answers: informers can be made, not synced. */
+const idleClient = { listWatch: () => ({ list: () => new Promise(() => undefined), watch: () => new Promise(() => undefined) }) } as unknown as RestClient;
+
+function context(events: string[]): ControllerContext {
+  const { options } = parseControllerManagerFlags(['--kubeconfig=/tmp/k']);
+  if (!options) throw new Error('no options');
+  return {
+    client: idleClient,
+    informers: { for: () => ({}) as never, start: () => events.push('informers started') },
+    options,
+    metrics: new ControllerManagerMetrics(),
+    logFor: () => ({ debug: () => undefined, info: () => undefined, error: () => undefined }),
+  };
+}
+
+class Recorded implements Controller {
+  constructor(
+    readonly name: string,
+    private readonly events: string[],
+  ) {}
+  async run(signal: AbortSignal): Promise<void> {
+    this.events.push(`${this.name} running`);
+    await new Promise<void>((r) => signal.addEventListener('abort', () => r()));
+    this.events.push(`${this.name} stopped`);
+  }
+}
+
+describe('runControllers', () => {
+  test('builds the named controllers, then starts informers, runs them until the signal aborts', async () => {
+    const events: string[] = [];
+    const build = (name: string): ControllerInitializer => () => (events.push(`build ${name}`), new Recorded(name, events));
+    const table = {
+      csrsigning: () => ({ skipped: 'Skipping CSR signer controller because no csr cert/key was specified' }),
+      csrapproving: build('csrapproving'),
+      csrcleaner: build('csrcleaner'),
+      serviceaccount: build('serviceaccount'),
+      namespace: build('namespace'),
+    } satisfies Record<ControllerName, ControllerInitializer>;
+    const { log, lines } = captureLog();
+    const started: string[] = [];
+    const ac = new AbortController();
+    const done = runControllers(context(events), ['csrsigning', 'csrapproving', 'namespace'], ac.signal, { log, table, onStarted: (n) => started.push(n) });
+    await new Promise((r) => setImmediate(r));
+    expect(events).toEqual(['build csrapproving', 'build namespace', 'informers started', 'csrapproving running', 'namespace running']);
+    expect(started).toEqual(['csrapproving', 'namespace']);
+    expect(lines().map((l) => [l.controller, l.msg])).toEqual([
+      ['csrsigning', 'Skipping CSR signer controller because no csr cert/key was specified'],
+      ['csrapproving', 'Started controller'],
+      ['namespace', 'Started controller'],
+    ]);
+    ac.abort();
+    await done;
+    expect(events.slice(-2).sort()).toEqual(['csrapproving stopped', 'namespace stopped']);
+  });
+
+  test('a controller that cannot be built fails the start', async () => {
+    const table = { ...controllerInitializers, namespace: () => { throw new Error('no discovery'); } };
+    await expect(runControllers(context([]), ['namespace'], new AbortController().signal, { log: captureLog().log, table })).rejects.toThrow(
+      'error starting controller "namespace": no discovery',
+    );
+  });
+});
+
+describe('controllerInitializers', () => {
+  test('serviceaccount and namespace share the namespace informer; csrsigning is skipped without a CA', () => {
+    const informers = new SharedInformers(idleClient);
+    const asked: string[] = [];
+    const ctx = { ...context([]), informers: { for: <T extends ApiObject>(r: Parameters<SharedInformers['for']>[0]) => (asked.push(r.resource), informers.for<T>(r)), start: () => undefined } };
+    expect(controllerInitializers.serviceaccount(ctx)).toBeInstanceOf(ServiceAccountsController);
+    expect(controllerInitializers.namespace(ctx)).toBeInstanceOf(NamespaceController);
+    expect(asked).toEqual(['namespaces', 'serviceaccounts', 'namespaces']);
+    expect(informers.for({ group: '', version: 'v1', resource: 'namespaces', namespaced: false })).toBe(informers.for({ group: '', version: 'v1', resource: 'namespaces', namespaced: false }));
+    expect(controllerInitializers.csrsigning(ctx)).toEqual({ skipped: 'Skipping CSR signer controller because no csr cert/key was specified' });
+    expect(controllerInitializers.csrapproving(ctx)).toMatchObject({ name: 'csrapproving' });
+  });
+});
+
+describe('controllerLog', () => {
+  test('tags lines with the controller once and keeps pino\'s name', () => {
+    const { log, lines } = captureLog();
+    const l = controllerLog(log, 'csrsigning');
+    l.info('Starting certificate controller', { name: 'csrsigning' });
+    l.error('sign failed', { name: 'csr-1', controller: 'csrsigning' });
+    l.debug('x');
+    expect(lines().map(({ time: _t, pid: _p, hostname: _h, ...rest }) => rest)).toEqual([
+      { level: 30, name: 'svc-controller-manager', controller: 'csrsigning', msg: 'Starting certificate controller' },
+      { level: 50, name: 'svc-controller-manager', controller: 'csrsigning', objectName: 'csr-1', msg: 'sign failed' },
+      { level: 20, name: 'svc-controller-manager', controller: 'csrsigning', msg: 'x' },
+    ]);
+  });
+});
