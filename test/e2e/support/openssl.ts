@@ -34,3 +34,32 @@ export function signWithCa(csrPath: string, caCert: string, caKey: string, days 
 }
 
 export const b64 = (s: string): string => Buffer.from(s).toString('base64');
+
+/** A CSR like makeCsr's with extra `openssl req -addext` values, e.g. 'subjectAltName=DNS:node1.example'. */
+export function makeCsrWithExtensions(kind: KeyKind, subject: string, addext: readonly string[]): MadeRequest {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-csr-'));
+  const keyPath = join(dir, 'key.pem');
+  const csrPath = join(dir, 'csr.pem');
+  if (kind === 'rsa') execFileSync('openssl', ['genrsa', '-out', keyPath, '2048'], { stdio: 'ignore' });
+  else execFileSync('openssl', ['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', keyPath], { stdio: 'ignore' });
+  execFileSync('openssl', ['req', '-new', '-key', keyPath, '-subj', subject, ...addext.flatMap((e) => ['-addext', e]), '-out', csrPath], { stdio: 'ignore' });
+  return { csrPem: readFileSync(csrPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8'), keyPath, csrPath };
+}
+
+/** `openssl verify -CAfile <caFile>` of a certificate PEM: exit status 0 and its output. */
+export function verifyWithCa(certPem: string, caFile: string): { ok: boolean; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-verify-'));
+  const certPath = join(dir, 'cert.pem');
+  writeFileSync(certPath, certPem);
+  try {
+    return { ok: true, output: execFileSync('openssl', ['verify', '-CAfile', caFile, certPath], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }) };
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${err.stdout ?? ''}${err.stderr ?? ''}` };
+  }
+}
+
+/** `openssl x509 -noout -text` of a certificate PEM (extensions as openssl names them). */
+export function certificateText(certPem: string): string {
+  return execFileSync('openssl', ['x509', '-noout', '-text'], { input: certPem, encoding: 'utf8' });
+}
