@@ -1,11 +1,13 @@
 // The processes under test: one etcd (lib/etcd/testing's startEtcd, data dir on tmpfs when there
 // is one) and one svc-apiserver (the built binary, node bin/svc-apiserver), plus extra apiservers
-// on the same etcd and PKI when a phase compares flags, and what the bench reads about them from
-// /proc: resident memory and CPU time.
+// on the same etcd and PKI when a phase compares flags, svc-controller-manager against the first
+// apiserver, and what the bench reads about them from /proc: resident memory and CPU time.
 import { ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { controllerManagerFlags } from '../cmd/controller-manager/options';
+import { groups } from '../lib/api/product';
 import { freePort, startEtcd, EtcdServer } from '../lib/etcd/testing/etcdServer';
 
 export { freePort };
@@ -190,6 +192,90 @@ export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly 
     throw e;
   } finally {
     closeSync(logFd);
+  }
+}
+
+export interface ControllerManager {
+  pid: number;
+  /** Its /healthz and /metrics (HTTPS with the apiserver's serving certificate, so the cluster CA verifies it). */
+  url: string;
+  /** The leader-election identity it holds the Lease with. */
+  identity: string;
+  /** From spawning the process to seeing it hold the Lease (ms). */
+  leaseHeldAfterMs: number;
+  logFile: string;
+  /** Graceful (SIGTERM: it hands the Lease back), SIGKILL after 5 s. */
+  stop(): Promise<void>;
+}
+
+/** The controller manager's leader-election Lease, where its flag defaults put it. */
+export function controllerManagerLease(): { namespace: string; name: string } {
+  const flag = (name: string): string => String(controllerManagerFlags.find((f) => f.name === name)?.default ?? '');
+  return { namespace: flag('leader-elect-resource-namespace'), name: flag('leader-elect-resource-name') };
+}
+
+/**
+ * svc-controller-manager (the built binary) against the cluster's apiserver with the
+ * credentials the apiserver wrote next to its admin kubeconfig, signing with the cluster CA,
+ * leader election on; resolves once it holds the Lease: the Lease names a holder from this host
+ * and the process's own leader_election_master_status says 1. Its log goes to the cluster's dir.
+ */
+export async function startControllerManager(cluster: Cluster, extraArgs: readonly string[] = []): Promise<ControllerManager> {
+  const pki = cluster.pkiDir;
+  const port = await freePort();
+  const logFile = join(cluster.dir, 'controller-manager.log');
+  const logFd = openSync(logFile, 'a');
+  const args = [
+    join(repoRoot, 'bin/svc-controller-manager'),
+    `--kubeconfig=${join(cluster.dir, 'controller-manager.kubeconfig')}`,
+    `--cluster-signing-cert-file=${join(pki, 'ca.crt')}`,
+    `--cluster-signing-key-file=${join(pki, 'ca.key')}`,
+    '--leader-elect=true',
+    '--bind-address=127.0.0.1',
+    `--secure-port=${port}`,
+    `--tls-cert-file=${join(pki, 'apiserver.crt')}`,
+    `--tls-private-key-file=${join(pki, 'apiserver.key')}`,
+    ...extraArgs,
+  ];
+  const started = Date.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  const stop = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((res) => {
+      child.once('exit', () => res());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  };
+  const url = `https://127.0.0.1:${port}`;
+  const metrics = cluster.client.withBase(url, 1);
+  const lease = controllerManagerLease();
+  const leasePath = `/apis/${groups.coordination}/v1/namespaces/${lease.namespace}/leases/${lease.name}`;
+  const leaderGauge = new RegExp(`^leader_election_master_status\\{name="${lease.name}"\\} 1$`, 'm');
+  try {
+    const deadline = started + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`svc-controller-manager exited with ${child.exitCode}:\n${tail(logFile)}`);
+      const r = await cluster.client.request('GET', leasePath);
+      const holder = r.status === 200 ? (r.json<{ spec?: { holderIdentity?: string } }>().spec?.holderIdentity ?? '') : '';
+      if (holder.startsWith(`${hostname()}_`)) {
+        const m = await metrics.request('GET', '/metrics').catch(() => undefined);
+        if (m?.status === 200 && leaderGauge.test(m.text())) return { pid: child.pid!, url, identity: holder, leaseHeldAfterMs: Date.now() - started, logFile, stop };
+      }
+      if (Date.now() > deadline) throw new Error(`svc-controller-manager does not hold the Lease ${lease.namespace}/${lease.name} after 30 s (holder "${holder}"):\n${tail(logFile)}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  } catch (e) {
+    await stop();
+    throw e;
+  } finally {
+    metrics.agent.destroy();
   }
 }
 

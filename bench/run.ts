@@ -1,7 +1,8 @@
 // `make bench`: starts its own etcd and svc-apiserver and measures both, side by side in one run,
 // on the same operations: creates, GETs, full lists (unpaged, paged, resourceVersion=0), watch
 // fan-out, memory per stored object and per idle watcher, and what RBAC costs a GET (against a
-// second apiserver with AlwaysAllow). Prints a table with ratios
+// second apiserver with AlwaysAllow), and certificate issuance through svc-controller-manager
+// (CSR created → issued, and signatures/s). Prints a table with ratios
 // (server ÷ etcd) and writes JSON to bench/results/. Flags: --key=value (see `defaults`).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import { findEtcdBinary } from '../lib/etcd/testing/etcdServer';
 import { runAuthz } from './authz';
+import { runCsr } from './csr';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
@@ -45,9 +47,15 @@ const defaults = {
   bare: true,
   /** RBAC objects (roles and bindings for other users) the authz phase adds to the bootstrap policy. */
   authzPolicyObjects: 50,
+  /** Node client CSRs issued through the controller manager, in each of the sequential and burst runs. */
+  csrs: 100,
+  /** CSR creates in flight in the burst run. */
+  csrConcurrency: 16,
+  /** In-process CsrSigner.sign calls per request key type. */
+  csrSignatures: 500,
   /** Small counts for a smoke run. */
   quick: false,
-  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,authz (gets, lists and bare imply creates). */
+  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,authz,csr (gets, lists and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -73,7 +81,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200 };
+    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -99,7 +107,7 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'authz'];
+const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'authz', 'csr'];
 
 /** What every phase needs. */
 interface Ctx {
@@ -142,6 +150,8 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
     if (phases.has('watch')) await watchPhase(ctx);
     // Last: it adds RBAC objects and runs a second apiserver, which nothing before should see.
     if (phases.has('authz')) await authzPhase(ctx);
+    // After authz too: it starts a controller manager, whose controllers then act on the cluster.
+    if (phases.has('csr')) await csrPhase(ctx);
   } finally {
     etcd.close();
   }
@@ -275,6 +285,24 @@ async function authzPhase(ctx: Ctx): Promise<void> {
     pad: cfg.pad,
     log: step,
   });
+}
+
+/** Certificate issuance through svc-controller-manager, and CsrSigner.sign in-process (bench/csr.ts). */
+async function csrPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  step(`csr: ${cfg.csrs} node client CSRs sequentially and ${cfg.csrs} in a burst (${cfg.csrConcurrency} in flight), then ${cfg.csrSignatures} in-process signatures per key type`);
+  const r = await runCsr({
+    cluster: ctx.cluster,
+    admin: ctx.api,
+    csrs: cfg.csrs,
+    concurrency: cfg.csrConcurrency,
+    signatures: cfg.csrSignatures,
+    pids: ctx.pids,
+    log: step,
+  });
+  ctx.results.csr = r;
+  const v = r.verification;
+  if (v.failures.length) throw new Error(`csr: of ${v.certificates} certificates ${v.chainsToCa} chain to the CA, ${v.matchesRequest} match their request, ${v.autoApproved} were AutoApproved: ${v.failures.join('; ')}`);
 }
 
 async function main(): Promise<number> {
