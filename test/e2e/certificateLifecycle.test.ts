@@ -12,6 +12,7 @@ import {
   clientUsages,
   condition,
   createCsr,
+  csrManifest,
   deny,
   getCsr,
   keepsHolding,
@@ -23,7 +24,7 @@ import {
   type Csr,
 } from './support/csrs';
 import { certificateText, makeCsr, makeCsrWithExtensions, verifyWithCa } from './support/openssl';
-import { awaitAccess, clusterRoleBinding, group, kubectlCreate } from './support/rbac';
+import { awaitAccess, clusterRoleBinding, group, kubectlCreate, toYaml } from './support/rbac';
 import { makeUserCert, type ClientCert } from './support/users';
 
 const minute = 60_000;
@@ -183,6 +184,26 @@ describe('admin client certificates (svc.io/svc-apiserver-client)', () => {
     expect(cert.publicKey.asymmetricKeyType).toBe('rsa');
     expect(subjectOf(cert)).toEqual({ CN: ['alice'], O: ['devs'] });
     expect(await whoAmI(c.apiserver, { cert: certificatePem(csr) ?? '', key: alice.keyPem })).toMatchObject({ username: 'alice', groups: ['devs', 'system:authenticated'] });
+  });
+
+  test('with kubectl alone: create -f, patch --subresource=approval, and the certificate read back with jsonpath', async () => {
+    const bob = makeCsr('ecdsa', '/CN=bob/O=devs');
+    const kubectl = async (args: string[], input?: string): Promise<string> => {
+      const r = await c.apiserver.kubectl(args, { input });
+      expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
+      return r.stdout;
+    };
+    const manifest = csrManifest('bob-kubectl', { request: bob.csrPem, signerName: signers.client, expirationSeconds: 86400 });
+    expect(await kubectl(['create', '-f', '-'], toYaml([manifest]))).toBe('certificatesigningrequest.certificates.svc.io/bob-kubectl created\n');
+    const approval = { status: { conditions: [{ type: 'Approved', status: 'True', reason: 'ManualApproval', message: 'approved with kubectl' }] } };
+    expect(await kubectl(['patch', 'csr', 'bob-kubectl', '--subresource=approval', '--type=merge', '-p', JSON.stringify(approval)])).toBe(
+      'certificatesigningrequest.certificates.svc.io/bob-kubectl patched\n',
+    );
+    await awaitIssued(c.apiserver, 'bob-kubectl');
+    const pem = Buffer.from(await kubectl(['get', 'csr', 'bob-kubectl', '-o', 'jsonpath={.status.certificate}']), 'base64').toString();
+    expect(verifyWithCa(pem, caFile()).ok).toBe(true);
+    expect(subjectOf(parseCertificate(pem))).toEqual({ CN: ['bob'], O: ['devs'] });
+    expect(await whoAmI(c.apiserver, { cert: pem, key: bob.keyPem })).toMatchObject({ username: 'bob' });
   });
 
   test('a Denied CSR is never issued', async () => {
