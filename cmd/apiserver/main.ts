@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, controllerManagerUserName, processNames } from '../../lib/api';
+import { answerClientError, maxHeaderBytes } from '../../lib/apiserver/clientError';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
@@ -166,10 +167,12 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       requestCert: true,
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
+      maxHeaderSize: maxHeaderBytes,
     },
     server.handler,
   );
   httpsServer.keepAliveTimeout = 65_000;
+  httpsServer.on('clientError', answerClientError);
   // CONNECT is not served (no proxy subresources); answer instead of dropping the socket.
   httpsServer.on('connect', (_req, socket) => {
     socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
