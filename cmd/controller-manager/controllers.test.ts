@@ -3,6 +3,7 @@ import pino from 'pino';
 import type { ApiObject } from '../../lib/api';
 import type { RestClient } from '../../lib/client';
 import type { Controller } from '../../lib/controllers/controller';
+import { CsrCleanerController } from '../../lib/controllers/csr';
 import { NamespaceController } from '../../lib/controllers/namespaces';
 import { ServiceAccountsController } from '../../lib/controllers/serviceaccounts';
 import { controllerInitializers, controllerLog, ControllerContext, ControllerInitializer, runControllers } from './controllers';
@@ -96,6 +97,14 @@ describe('controllerInitializers', () => {
     expect(informers.for({ group: '', version: 'v1', resource: 'namespaces', namespaced: false })).toBe(informers.for({ group: '', version: 'v1', resource: 'namespaces', namespaced: false }));
     expect(controllerInitializers.csrsigning(ctx)).toEqual({ skipped: 'Skipping CSR signer controller because no csr cert/key was specified' });
     expect(controllerInitializers.csrapproving(ctx)).toMatchObject({ name: 'csrapproving' });
+  });
+
+  test('csrcleaner takes its deadlines from the --csr-cleaner-* flags', () => {
+    const { options } = parseControllerManagerFlags(['--kubeconfig=/tmp/k', '--csr-cleaner-polling-interval=1s', '--csr-cleaner-pending-expiration=5s']);
+    if (!options) throw new Error('no options');
+    const cleaner = controllerInitializers.csrcleaner({ ...context([]), options, informers: new SharedInformers(idleClient) });
+    expect(cleaner).toBeInstanceOf(CsrCleanerController);
+    expect((cleaner as CsrCleanerController).intervals).toEqual({ pollingInterval: 1_000, approvedExpiration: 3_600_000, deniedExpiration: 3_600_000, pendingExpiration: 5_000 });
   });
 });
 

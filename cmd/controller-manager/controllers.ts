@@ -44,7 +44,7 @@ export const controllerInitializers: Readonly<Record<ControllerName, ControllerI
     });
   },
   csrapproving: (ctx) => newCsrController('csrapproving', { client: ctx.client, informer: csrInformer(ctx), clock: ctx.clock, log: ctx.logFor('csrapproving') }),
-  csrcleaner: (ctx) => newCsrController('csrcleaner', { client: ctx.client, informer: csrInformer(ctx), clock: ctx.clock, log: ctx.logFor('csrcleaner') }),
+  csrcleaner: (ctx) => newCsrController('csrcleaner', { client: ctx.client, informer: csrInformer(ctx), clock: ctx.clock, log: ctx.logFor('csrcleaner'), ...ctx.options.csrCleaner }),
   serviceaccount: (ctx) =>
     new ServiceAccountsController({
       client: ctx.client,

@@ -32,6 +32,7 @@ describe('flags', () => {
       signing: { durationMs: 8760 * 3600_000, perSigner: {} },
       concurrentNamespaceSyncs: 10,
       namespaceSyncPeriodMs: 300_000,
+      csrCleaner: { pollingInterval: 3_600_000, approvedExpiration: 3_600_000, deniedExpiration: 3_600_000, pendingExpiration: 86_400_000 },
       bindAddress: '0.0.0.0',
       securePort: 10257,
       tlsCertFile: '',
@@ -54,6 +55,10 @@ describe('flags', () => {
       '--cluster-signing-duration=24h',
       '--concurrent-namespace-syncs=3',
       '--namespace-sync-period=1m',
+      '--csr-cleaner-polling-interval=500ms',
+      '--csr-cleaner-approved-expiration=2s',
+      '--csr-cleaner-denied-expiration=3s',
+      '--csr-cleaner-pending-expiration=4s',
       '--bind-address=127.0.0.1',
       '--secure-port=0',
       '-v=4',
@@ -62,6 +67,7 @@ describe('flags', () => {
     expect(o.leaderElection).toMatchObject({ leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 4_000, resourceNamespace: 'other', resourceName: 'cm' });
     expect(o.signing).toEqual({ certFile: 'ca.crt', keyFile: 'ca.key', durationMs: 86_400_000, perSigner: {} });
     expect(o).toMatchObject({ concurrentNamespaceSyncs: 3, namespaceSyncPeriodMs: 60_000, bindAddress: '127.0.0.1', securePort: 0, verbosity: 4 });
+    expect(o.csrCleaner).toEqual({ pollingInterval: 500, approvedExpiration: 2_000, deniedExpiration: 3_000, pendingExpiration: 4_000 });
     expect(parse('-v', '2').verbosity).toBe(2);
   });
 
@@ -102,6 +108,7 @@ describe('flags', () => {
     ['port out of range', ['--secure-port=70000'], /--secure-port 70000 must be between 0 and 65535/],
     ['half a TLS pair', ['--tls-cert-file=x.crt'], /--tls-cert-file and --tls-private-key-file must be given together/],
     ['unknown flag', ['--master=https://x'], /unknown flag: --master/],
+    ['zero cleaner interval', ['--csr-cleaner-pending-expiration=0s'], /--csr-cleaner-pending-expiration must be greater than zero/],
   ])('%s is refused', (_n, args, msg) => {
     const run = (): unknown => parseControllerManagerFlags(['--kubeconfig=/tmp/k', ...args]);
     expect(run).toThrow(FlagError);

@@ -2,6 +2,7 @@
 // k8s.io/controller-manager/options, component-base's leader-election flags), with `kubelet` →
 // `svclet` and `kube-apiserver` → `svc-apiserver` in the per-signer signing flags.
 import { processNames, signerNames } from '../../lib/api';
+import { csrCleanerDefaults, type CsrCleanerIntervals } from '../../lib/controllers/csr';
 import { resolveSignerCAFiles } from '../../lib/signing/signer';
 import type { SignerCAFlags } from '../../lib/signing/signer';
 import { FlagError, FlagSpec, FlagValues, parseFlags } from '../flagSet';
@@ -45,13 +46,31 @@ const perSignerFlags: FlagSpec[] = perSignerFlagInfixes.flatMap(([infix, signer]
   },
 ]);
 
+/**
+ * csrcleaner's deadlines. Upstream hard-codes them (cleaner.go); ours are flags so tests and
+ * impatient clusters can shorten them. Defaults are upstream's.
+ */
+export const csrCleanerFlags: Readonly<Record<keyof CsrCleanerIntervals, { name: string; help: string }>> = {
+  pollingInterval: { name: 'csr-cleaner-polling-interval', help: 'How often csrcleaner walks every CSR looking for ones past their deadline.' },
+  approvedExpiration: { name: 'csr-cleaner-approved-expiration', help: 'Approved (and issued) CSRs are deleted this long after approval.' },
+  deniedExpiration: { name: 'csr-cleaner-denied-expiration', help: 'Denied and Failed CSRs are deleted this long after that condition was set.' },
+  pendingExpiration: { name: 'csr-cleaner-pending-expiration', help: 'CSRs with no condition are deleted this long after creation.' },
+};
+
+const csrCleanerFlagSpecs: FlagSpec[] = (Object.keys(csrCleanerFlags) as (keyof CsrCleanerIntervals)[]).map((k) => ({
+  name: csrCleanerFlags[k].name,
+  type: 'duration',
+  default: csrCleanerDefaults[k],
+  help: `${csrCleanerFlags[k].help} Not an upstream flag (upstream hard-codes the default).`,
+}));
+
 export const controllerManagerFlags: readonly FlagSpec[] = [
   { name: 'kubeconfig', type: 'string', default: '', help: 'Path to kubeconfig file with authorization and master location information (the apiserver writes one next to --write-kubeconfig).' },
   {
     name: 'controllers',
     type: 'stringSlice',
     default: ['*'],
-    help: `A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'. All controllers: ${knownControllers.join(', ')}. Disabled-by-default controllers: ${disabledByDefaultControllers.join(', ')}`,
+    help: `A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'. All controllers: ${knownControllers.join(', ')}. Disabled-by-default controllers: ${disabledByDefaultControllers.join(', ') || 'none'}.`,
   },
   { name: 'leader-elect', type: 'bool', default: true, help: 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.' },
   {
@@ -86,6 +105,7 @@ export const controllerManagerFlags: readonly FlagSpec[] = [
   },
   { name: 'concurrent-namespace-syncs', type: 'int', default: 10, help: 'The number of namespace objects that are allowed to sync concurrently. Larger number = more responsive namespace termination, but more CPU (and network) load.' },
   { name: 'namespace-sync-period', type: 'duration', default: 300_000, help: 'The period for syncing namespace life-cycle updates.' },
+  ...csrCleanerFlagSpecs,
   { name: 'bind-address', type: 'string', default: '0.0.0.0', help: 'The IP address on which to listen for the --secure-port port (/healthz and /metrics).' },
   { name: 'secure-port', type: 'int', default: 10257, help: 'The port on which to serve HTTPS (/healthz, /metrics). If 0, don\'t serve HTTPS at all.' },
   { name: 'tls-cert-file', type: 'string', default: '', help: 'File containing the x509 certificate for HTTPS. If not given, a self-signed certificate for localhost is generated in memory.' },
@@ -111,6 +131,8 @@ export interface ControllerManagerOptions {
   signing: SignerCAFlags & { durationMs: number };
   concurrentNamespaceSyncs: number;
   namespaceSyncPeriodMs: number;
+  /** Milliseconds. */
+  csrCleaner: CsrCleanerIntervals;
   bindAddress: string;
   securePort: number;
   tlsCertFile: string;
@@ -206,6 +228,16 @@ function signingOptions(v: FlagValues): ControllerManagerOptions['signing'] {
   return flags;
 }
 
+function csrCleanerOptions(v: FlagValues): CsrCleanerIntervals {
+  const out = { ...csrCleanerDefaults };
+  for (const k of Object.keys(csrCleanerFlags) as (keyof CsrCleanerIntervals)[]) {
+    const ms = Number(v[csrCleanerFlags[k].name]);
+    if (!(ms > 0)) throw new FlagError(`--${csrCleanerFlags[k].name} must be greater than zero`);
+    out[k] = ms;
+  }
+  return out;
+}
+
 export function toOptions(v: FlagValues): ControllerManagerOptions {
   const kubeconfig = String(v.kubeconfig);
   if (!kubeconfig) throw new FlagError('--kubeconfig is required: the controller manager reaches the apiserver through a kubeconfig');
@@ -226,6 +258,7 @@ export function toOptions(v: FlagValues): ControllerManagerOptions {
     signing: signingOptions(v),
     concurrentNamespaceSyncs: syncs,
     namespaceSyncPeriodMs: Number(v['namespace-sync-period']),
+    csrCleaner: csrCleanerOptions(v),
     bindAddress: String(v['bind-address']),
     securePort: port,
     tlsCertFile: tlsCert,

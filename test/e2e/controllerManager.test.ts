@@ -2,7 +2,7 @@
 // real apiserver, its /healthz and /metrics, --controllers, and how it refuses bad flags.
 import { eventually, startCluster, type TestCluster } from './support/apiserver';
 import { type ControllerManagerProcess, metricValue, runControllerManager, startControllerManager } from './support/controllerManager';
-import { approve, awaitIssued, createCsr, keepsHolding, signers } from './support/csrs';
+import { approve, awaitIssued, createCsr, csrPath, deny, keepsHolding, signers } from './support/csrs';
 import { makeCsr } from './support/openssl';
 import { kubectlCreate, role, roleBinding, user } from './support/rbac';
 
@@ -178,6 +178,29 @@ describe('--controllers=*,-serviceaccount', () => {
 });
 
 describe('command line', () => {
+  test('csrcleaner with --csr-cleaner-* deadlines: pending and denied CSRs go, approved ones stay', async () => {
+    const request = (cn: string) => makeCsr('ecdsa', `/CN=${cn}`).csrPem;
+    // A signer nobody runs, so nothing but the cleaner acts on them.
+    await createCsr(c.apiserver, 'clean-pending', { request: request('clean-pending'), signerName: 'example.com/custom' });
+    await createCsr(c.apiserver, 'clean-denied', { request: request('clean-denied'), signerName: 'example.com/custom' });
+    await deny(c.apiserver, 'clean-denied');
+    await createCsr(c.apiserver, 'clean-approved', { request: request('clean-approved'), signerName: 'example.com/custom' });
+    await approve(c.apiserver, 'clean-approved');
+    const started = Date.now();
+    const cleaner = await startControllerManager(c, {
+      extraArgs: ['--leader-elect=false', '--controllers=csrcleaner', '--csr-cleaner-polling-interval=500ms', '--csr-cleaner-pending-expiration=3s', '--csr-cleaner-denied-expiration=2s'],
+    });
+    try {
+      const gone = async (name: string): Promise<boolean> => (await get(`${csrPath}/${name}`)).status === 404;
+      await eventually(async () => (await gone('clean-pending')) && (await gone('clean-denied')), 15_000, 'the pending and denied CSRs to be cleaned');
+      console.info(`csrcleaner: pending (3 s) and denied (2 s) CSRs deleted ${Date.now() - started} ms after the process started`);
+      await keepsHolding('the approved CSR (1 h deadline) stays', async () => !(await gone('clean-approved')), 1_500);
+      await eventually(async () => cleaner.logs.includes('"csr":"clean-pending","reason":"pending-past-deadline"'), 5_000, 'the cleaner to log the deletion and its reason');
+    } finally {
+      expect(await cleaner.stop()).toBe(0);
+    }
+  }, 40_000);
+
   test('--secure-port=0 serves nothing and still runs the controllers', async () => {
     // Checked through its log: the controllers start while the other process of this file is stopped.
     const quiet = await startControllerManager(c, { serve: false, extraArgs: ['--leader-elect=false', '--controllers=serviceaccount'] });
