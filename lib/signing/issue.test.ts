@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createPublicKey, X509Certificate } from 'node:crypto';
+import { createPublicKey, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { certificateFacts, ekuOid } from './certs';
-import { issueCertificate, subjectToName } from './issue';
+import { readElement } from './der';
+import { issueCertificate, subjectToName, type CertificateSubject } from './issue';
 import { generatePrivateKey, type KeyAlgorithm } from './keys';
 import { toX509Usages } from './usages';
 import { x509 } from './x509lib';
@@ -155,5 +156,110 @@ describe('issueCertificate', () => {
   test('subjectToName orders attributes like Go', () => {
     const n = subjectToName({ commonName: 'c', organizations: ['o1', 'o2'], countries: ['DE'], organizationalUnits: ['u'] });
     expect(n.toString()).toBe('C=DE, O=o1, O=o2, OU=u, CN=c');
+  });
+});
+
+/** The certificate the schema-driven library builds for the same fields: the reference our DER writer must equal. */
+async function referenceCertificate(o: {
+  caKey: KeyObject;
+  ca?: x509.X509Certificate;
+  spki: Uint8Array;
+  subject: x509.Name;
+  sans: x509.JsonGeneralName[];
+  usages: readonly string[];
+  isCA: boolean;
+  serialHex: string;
+  notBefore: Date;
+  notAfter: Date;
+}): Promise<Buffer> {
+  const alg: Record<string, [Record<string, string>, { name: string; hash?: string }]> = {
+    prime256v1: [{ name: 'ECDSA', namedCurve: 'P-256' }, { name: 'ECDSA', hash: 'SHA-256' }],
+    secp384r1: [{ name: 'ECDSA', namedCurve: 'P-384' }, { name: 'ECDSA', hash: 'SHA-384' }],
+    rsa: [{ name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }],
+    ed25519: [{ name: 'Ed25519' }, { name: 'Ed25519' }],
+  };
+  const [importParams, signingAlgorithm] = alg[o.caKey.asymmetricKeyDetails?.namedCurve ?? o.caKey.asymmetricKeyType ?? ''];
+  const signingKey = await webcrypto.subtle.importKey('pkcs8', o.caKey.export({ type: 'pkcs8', format: 'der' }), importParams as never, false, ['sign']);
+  const { keyUsage, extKeyUsages } = toX509Usages(o.usages);
+  const extensions: x509.Extension[] = [];
+  if (keyUsage) extensions.push(new x509.KeyUsagesExtension(keyUsage, true));
+  if (extKeyUsages.length) extensions.push(new x509.ExtendedKeyUsageExtension(extKeyUsages, false));
+  extensions.push(new x509.BasicConstraintsExtension(o.isCA, undefined, true));
+  if (o.isCA) extensions.push(await x509.SubjectKeyIdentifierExtension.create(o.spki, false));
+  const keyId = o.ca?.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
+  if (keyId) extensions.push(new x509.AuthorityKeyIdentifierExtension(keyId, false));
+  if (o.sans.length) extensions.push(new x509.SubjectAlternativeNameExtension(o.sans, o.subject.toJSON().length === 0));
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: o.serialHex,
+    subject: o.subject,
+    issuer: o.ca ? o.ca.subjectName : o.subject,
+    notBefore: o.notBefore,
+    notAfter: o.notAfter,
+    publicKey: o.spki,
+    signingKey: signingKey as never,
+    signingAlgorithm,
+    extensions,
+  });
+  return Buffer.from(cert.rawData);
+}
+
+/** TBSCertificate and signature AlgorithmIdentifier of a certificate's DER. */
+function tbsAndAlgorithm(der: Uint8Array): [Buffer, Buffer] {
+  const outer = readElement(der);
+  const tbs = readElement(der, outer.start);
+  const algorithm = readElement(der, tbs.end);
+  return [Buffer.from(der.subarray(outer.start, tbs.end)), Buffer.from(der.subarray(tbs.end, algorithm.end))];
+}
+
+describe('the DER writer against the schema-driven reference', () => {
+  const cases: Array<[string, KeyAlgorithm, Partial<Parameters<typeof issueCertificate>[0]> & { sanList?: x509.JsonGeneralName[] }]> = [
+    ['node client, P-256 CA', 'ecdsa-p256', { subject: { commonName: 'system:node:n1', organizations: ['system:nodes'] }, usages: ['digital signature', 'key encipherment', 'client auth'] }],
+    ['serving with every SAN kind, P-384 CA', 'ecdsa-p384', { subject: { commonName: 'system:node:n2', organizations: ['system:nodes'] }, usages: ['digital signature', 'server auth'], sans: { dnsNames: ['n2.example', 'x.y'], emailAddresses: ['a@b.c'], ipAddresses: ['10.0.0.1', '::1', 'fe80::1:2'], uris: ['spiffe://td/ns/x'] } }],
+    ['every usage, RSA CA', 'rsa-2048', { subject: { commonName: 'u', organizationalUnits: ['ou'], countries: ['DE'], localities: ['Berlin'] }, usages: ['signing', 'content commitment', 'key encipherment', 'key agreement', 'data encipherment', 'cert sign', 'crl sign', 'encipher only', 'decipher only', 'any', 'server auth', 'client auth', 'code signing', 'email protection', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'timestamping', 'ocsp signing', 'microsoft sgc', 'netscape sgc'] }],
+    ['empty subject (critical SAN), no usages, Ed25519 CA', 'ed25519', { subject: {}, usages: [], sans: { dnsNames: ['only.example'] } }],
+    ['non-ASCII subject, long validity past 2049', 'ecdsa-p256', { subject: { commonName: 'Jürgen 名前', organizations: ['a', 'b', 'c'] }, usages: ['client auth'], notAfter: new Date('2051-03-04T05:06:07Z') }],
+  ];
+
+  test.each(cases)('%s: same TBSCertificate and signature algorithm', async (_n, caAlg, o) => {
+    const { key: caKey, ca } = await makeCA(caAlg);
+    const leafKey = generatePrivateKey('ecdsa-p256');
+    const spki = new Uint8Array(createPublicKey(leafKey).export({ type: 'spki', format: 'der' }));
+    const notAfter = o.notAfter ?? later;
+    for (const serialNumber of [0x7fn, 0x80n, 0x00ff_0000_0000_0000_0000_0000_0000_0001n, (1n << 128n) - 1n]) {
+      const ours = await issueCertificate({ caCert: ca.pem, caKey, publicKey: spki, subject: o.subject ?? {}, sans: o.sans, usages: o.usages ?? [], notBefore: now, notAfter, serialNumber });
+      const sans: x509.JsonGeneralName[] = [
+        ...(o.sans?.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
+        ...(o.sans?.emailAddresses ?? []).map((value) => ({ type: 'email' as const, value })),
+        ...(o.sans?.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value })),
+        ...(o.sans?.uris ?? []).map((value) => ({ type: 'url' as const, value })),
+      ];
+      const hex = serialNumber.toString(16);
+      const reference = await referenceCertificate({
+        caKey,
+        ca: ca.certificate,
+        spki,
+        subject: subjectToName((o.subject ?? {}) as CertificateSubject),
+        sans,
+        usages: o.usages ?? [],
+        isCA: false,
+        serialHex: hex.length % 2 ? `0${hex}` : hex,
+        notBefore: now,
+        notAfter,
+      });
+      expect(tbsAndAlgorithm(ours.der)[0].toString('hex')).toBe(tbsAndAlgorithm(reference)[0].toString('hex'));
+      expect(tbsAndAlgorithm(ours.der)[1].toString('hex')).toBe(tbsAndAlgorithm(reference)[1].toString('hex'));
+      expect(new X509Certificate(ours.pem).verify(new X509Certificate(ca.pem).publicKey)).toBe(true);
+    }
+  });
+
+  test.each<KeyAlgorithm>(['ecdsa-p256', 'ecdsa-p384', 'rsa-2048', 'ed25519'])('self-signed %s CA: same TBSCertificate (SKI included)', async (alg) => {
+    const key = generatePrivateKey(alg);
+    const subject = { commonName: 'svc-ca', organizations: ['svc'] };
+    const usages = ['cert sign', 'digital signature', 'key encipherment'];
+    const ours = await issueCertificate({ caKey: key, subject, usages, notBefore: now, notAfter: later, isCA: true, serialNumber: 1n });
+    const spki = new Uint8Array(createPublicKey(key).export({ type: 'spki', format: 'der' }));
+    const reference = await referenceCertificate({ caKey: key, spki, subject: subjectToName(subject), sans: [], usages, isCA: true, serialHex: '01', notBefore: now, notAfter: later });
+    expect(tbsAndAlgorithm(ours.der)[0].toString('hex')).toBe(tbsAndAlgorithm(reference)[0].toString('hex'));
+    expect(new X509Certificate(ours.pem).verify(createPublicKey(key))).toBe(true);
   });
 });

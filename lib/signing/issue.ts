@@ -2,7 +2,9 @@
 // share. It encodes exactly what it is told (policy such as backdating, TTL caps and signer
 // constraints belongs to the caller) and lays the certificate out the way Go's
 // x509.CreateCertificate does, so Go clients (kubectl) and OpenSSL accept it.
-import { randomBytes, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes, sign, X509Certificate as NodeX509Certificate, type KeyObject } from 'node:crypto';
+import { bitString, booleanTrue, explicit, implicitPrimitive, namedBits, objectIdentifier, octetString, sequence, smallInteger, subjectPublicKeyBits, time, toPem, unsignedInteger } from './der';
+import { ipToBytes } from './ip';
 import { parsePrivateKey, publicKeyDer, toSigningKey, type PrivateKeyInput, type PublicKeyInput, type SigningKey } from './keys';
 import { toX509Usages } from './usages';
 import { x509 } from './x509lib';
@@ -50,7 +52,8 @@ export interface IssuedCertificate {
   /** One PEM CERTIFICATE block with a trailing newline. */
   pem: string;
   der: Buffer;
-  certificate: x509.X509Certificate;
+  /** Parsed on first access (the signer never needs it). */
+  readonly certificate: x509.X509Certificate;
 }
 
 const subjectOrder: ReadonlyArray<[keyof CertificateSubject, string]> = [
@@ -81,14 +84,9 @@ function toX509Cert(c: string | Buffer | x509.X509Certificate): x509.X509Certifi
   return new x509.X509Certificate(typeof c === 'string' ? c : new Uint8Array(c));
 }
 
-function randomSerial(): string {
-  // 16 random bytes are a uniform integer in [0, 2^128); the library strips leading zero
-  // bytes and adds a sign byte, so the encoded serial is always positive (Go rejects negatives).
-  return randomBytes(16).toString('hex');
-}
-
-function hasSubject(subject: CertificateSubject | x509.Name): boolean {
-  return subject instanceof x509.Name ? subject.toJSON().length > 0 : subjectToName(subject).toJSON().length > 0;
+/** 16 random bytes: a uniform integer in [0, 2^128), encoded positive (Go rejects negative serials). */
+function randomSerial(): Buffer {
+  return randomBytes(16);
 }
 
 /**
@@ -100,6 +98,8 @@ export interface PreparedIssuer {
   cert?: x509.X509Certificate;
   key: KeyObject;
   signing: SigningKey;
+  /** The issuer's subject Name DER, each certificate's issuer field. */
+  issuerName?: Buffer;
   /** The issuer's subject key identifier (hex), copied into each certificate's AKI. */
   keyId?: string;
 }
@@ -113,7 +113,7 @@ export async function prepareIssuer(caKey: PrivateKeyInput, caCert?: string | Bu
     if (!nodeCa.checkPrivateKey(key)) throw new Error('issuer key does not match the issuer certificate');
   }
   const keyId = cert?.getExtension(x509.SubjectKeyIdentifierExtension)?.keyId;
-  return { cert, key, signing: await toSigningKey(key), keyId };
+  return { cert, key, signing: toSigningKey(key), issuerName: cert ? Buffer.from(cert.subjectName.toArrayBuffer()) : undefined, keyId };
 }
 
 /** Everything issueCertificate takes except the issuer. */
@@ -124,6 +124,36 @@ export async function issueCertificate(opts: IssueCertificateOptions): Promise<I
   return issueWithIssuer(await prepareIssuer(opts.caKey, opts.caCert), opts);
 }
 
+const extensionOids = {
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+};
+
+function extension(oid: string, critical: boolean, value: Buffer): Buffer {
+  return critical ? sequence(objectIdentifier(oid), booleanTrue(), octetString(value)) : sequence(objectIdentifier(oid), octetString(value));
+}
+
+/** GeneralNames in Go's order: DNS names, emails, IPs, URIs. */
+function subjectAltNames(sans: SubjectAltNames): Buffer[] {
+  const names: Buffer[] = [];
+  for (const v of sans.dnsNames ?? []) names.push(implicitPrimitive(2, Buffer.from(v, 'latin1')));
+  for (const v of sans.emailAddresses ?? []) names.push(implicitPrimitive(1, Buffer.from(v, 'latin1')));
+  for (const v of sans.ipAddresses ?? []) {
+    const bytes = ipToBytes(v);
+    if (!bytes) throw new Error(`invalid IP address ${JSON.stringify(v)}`);
+    names.push(implicitPrimitive(7, bytes));
+  }
+  for (const v of sans.uris ?? []) names.push(implicitPrimitive(6, Buffer.from(v, 'latin1')));
+  return names;
+}
+
+/** An empty Name is the DER of an empty SEQUENCE. */
+const emptyName = sequence();
+
 /** Issues with an already prepared issuer (see prepareIssuer). */
 export async function issueWithIssuer(issuer: PreparedIssuer, opts: LeafCertificateOptions): Promise<IssuedCertificate> {
   checkValidityOrder(opts);
@@ -132,39 +162,41 @@ export async function issueWithIssuer(issuer: PreparedIssuer, opts: LeafCertific
     throw new Error('a self-signed certificate uses the issuer key; publicKey must be omitted');
   }
   const spki = publicKeyDer(ca ? requirePublicKey(opts.publicKey) : issuer.key);
-  const subjectName = opts.subject instanceof x509.Name ? opts.subject : subjectToName(opts.subject);
+  const subjectName = Buffer.from((opts.subject instanceof x509.Name ? opts.subject : subjectToName(opts.subject)).toArrayBuffer());
   const { keyUsage, extKeyUsages } = toX509Usages(opts.usages);
 
   // Extension order and criticality follow Go: KU (critical), EKU, basic constraints
   // (critical), SKI, AKI, SAN (critical only when the subject is empty).
-  const extensions: x509.Extension[] = [];
-  if (keyUsage) extensions.push(new x509.KeyUsagesExtension(keyUsage, true));
-  if (extKeyUsages.length) extensions.push(new x509.ExtendedKeyUsageExtension(extKeyUsages, false));
-  extensions.push(new x509.BasicConstraintsExtension(opts.isCA === true, undefined, true));
-  if (opts.isCA) extensions.push(await x509.SubjectKeyIdentifierExtension.create(new Uint8Array(spki), false));
-  if (issuer.keyId) extensions.push(new x509.AuthorityKeyIdentifierExtension(issuer.keyId, false));
-  const names: x509.JsonGeneralName[] = [
-    ...(opts.sans?.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
-    ...(opts.sans?.emailAddresses ?? []).map((value) => ({ type: 'email' as const, value })),
-    ...(opts.sans?.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value })),
-    ...(opts.sans?.uris ?? []).map((value) => ({ type: 'url' as const, value })),
-  ];
-  if (names.length) extensions.push(new x509.SubjectAlternativeNameExtension(names, !hasSubject(subjectName)));
+  const extensions: Buffer[] = [];
+  if (keyUsage) extensions.push(extension(extensionOids.keyUsage, true, namedBits(keyUsage)));
+  if (extKeyUsages.length) extensions.push(extension(extensionOids.extKeyUsage, false, sequence(...extKeyUsages.map(objectIdentifier))));
+  extensions.push(extension(extensionOids.basicConstraints, true, opts.isCA ? sequence(booleanTrue()) : sequence()));
+  // RFC 5280 §4.2.1.2 method 1, as Go: SHA-1 of the subjectPublicKey bits.
+  if (opts.isCA) extensions.push(extension(extensionOids.subjectKeyIdentifier, false, octetString(createHash('sha1').update(subjectPublicKeyBits(spki)).digest())));
+  if (issuer.keyId) extensions.push(extension(extensionOids.authorityKeyIdentifier, false, sequence(implicitPrimitive(0, Buffer.from(issuer.keyId, 'hex')))));
+  const names = opts.sans ? subjectAltNames(opts.sans) : [];
+  if (names.length) extensions.push(extension(extensionOids.subjectAltName, subjectName.equals(emptyName), sequence(...names)));
 
-  const { cryptoKey, signingAlgorithm } = issuer.signing;
-  const cert = await x509.X509CertificateGenerator.create({
-    serialNumber: opts.serialNumber === undefined ? randomSerial() : serialHex(opts.serialNumber),
-    subject: subjectName,
-    issuer: ca ? ca.subjectName : subjectName,
-    notBefore: opts.notBefore,
-    notAfter: opts.notAfter,
-    publicKey: new Uint8Array(spki),
-    signingKey: cryptoKey,
-    signingAlgorithm,
-    extensions,
-  });
-  const der = Buffer.from(cert.rawData);
-  return { pem: cert.toString('pem') + '\n', der, certificate: cert };
+  const { key, hash, algorithmIdentifier } = issuer.signing;
+  const tbs = sequence(
+    explicit(0, smallInteger(2)),
+    unsignedInteger(opts.serialNumber === undefined ? randomSerial() : serialBytes(opts.serialNumber)),
+    algorithmIdentifier,
+    issuer.issuerName ?? subjectName,
+    sequence(time(opts.notBefore), time(opts.notAfter)),
+    subjectName,
+    spki,
+    explicit(3, sequence(...extensions)),
+  );
+  const der = sequence(tbs, algorithmIdentifier, bitString(sign(hash, tbs, key)));
+  let parsed: x509.X509Certificate | undefined;
+  return {
+    pem: toPem('CERTIFICATE', der),
+    der,
+    get certificate(): x509.X509Certificate {
+      return (parsed ??= new x509.X509Certificate(new Uint8Array(der)));
+    },
+  };
 }
 
 function checkValidityOrder(opts: { notBefore: Date; notAfter: Date }): void {
@@ -178,8 +210,8 @@ function requirePublicKey(k: PublicKeyInput | undefined): PublicKeyInput {
   return k;
 }
 
-function serialHex(n: bigint): string {
+function serialBytes(n: bigint): Buffer {
   if (n < 0n) throw new Error('serial number must not be negative');
   const hex = n.toString(16);
-  return hex.length % 2 ? `0${hex}` : hex;
+  return Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex');
 }

@@ -1,7 +1,7 @@
 // Private/public key handling: generation, PEM (PKCS#8 / SPKI) encoding, and the bridge from
-// node:crypto KeyObjects to the WebCrypto keys @peculiar/x509 signs with.
+// node:crypto KeyObjects to the signature algorithm a certificate names.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, KeyObject } from 'node:crypto';
-import { subtle, type CryptoKey } from './x509lib';
+import { nullValue, objectIdentifier, sequence } from './der';
 
 /** Key types the signing code can generate and sign with. */
 export type KeyAlgorithm = 'ecdsa-p256' | 'ecdsa-p384' | 'rsa-2048' | 'ed25519';
@@ -60,41 +60,44 @@ export function publicKeyDer(input: PublicKeyInput): Buffer {
   return createPublicKey({ key: bytes, format: 'der', type: 'spki' }).export({ type: 'spki', format: 'der' });
 }
 
-/** A key ready for @peculiar/x509, plus the signature parameters Go would choose for it. */
+/** A private key with the certificate signature algorithm Go would choose for it. */
 export interface SigningKey {
-  cryptoKey: CryptoKey;
-  signingAlgorithm: { name: string; hash?: string };
+  key: KeyObject;
+  /** The digest node:crypto signs with; null for Ed25519, which hashes internally. */
+  hash: string | null;
+  /** The AlgorithmIdentifier DER that names the signature in a certificate. */
+  algorithmIdentifier: Buffer;
 }
 
+const signatureAlgorithms = {
+  sha256WithRSA: sequence(objectIdentifier('1.2.840.113549.1.1.11'), nullValue()),
+  ecdsaWithSHA256: sequence(objectIdentifier('1.2.840.10045.4.3.2')),
+  ecdsaWithSHA384: sequence(objectIdentifier('1.2.840.10045.4.3.3')),
+  ecdsaWithSHA512: sequence(objectIdentifier('1.2.840.10045.4.3.4')),
+  ed25519: sequence(objectIdentifier('1.3.101.112')),
+};
+
 /**
- * Imports a private key into WebCrypto for signing. Hash choice follows Go's defaults:
- * SHA-256 for RSA and P-256, SHA-384 for P-384; Ed25519 signs without a separate hash.
+ * The signature parameters for certificates signed by `key`, following Go's defaults: SHA-256
+ * for RSA and P-256, SHA-384 for P-384, SHA-512 for P-521; Ed25519 signs without a separate hash.
  */
-export async function toSigningKey(key: KeyObject): Promise<SigningKey> {
-  const der = key.export({ type: 'pkcs8', format: 'der' });
+export function toSigningKey(key: KeyObject): SigningKey {
   switch (key.asymmetricKeyType) {
     case 'ec': {
       const curve = key.asymmetricKeyDetails?.namedCurve;
-      const map: Record<string, [string, string]> = {
-        prime256v1: ['P-256', 'SHA-256'],
-        secp384r1: ['P-384', 'SHA-384'],
-        secp521r1: ['P-521', 'SHA-512'],
+      const map: Record<string, [string, Buffer]> = {
+        prime256v1: ['sha256', signatureAlgorithms.ecdsaWithSHA256],
+        secp384r1: ['sha384', signatureAlgorithms.ecdsaWithSHA384],
+        secp521r1: ['sha512', signatureAlgorithms.ecdsaWithSHA512],
       };
       const found = curve ? map[curve] : undefined;
       if (!found) throw new Error(`unsupported ECDSA curve ${curve ?? '(unknown)'}`);
-      const [namedCurve, hash] = found;
-      const cryptoKey = await subtle.importKey('pkcs8', der, { name: 'ECDSA', namedCurve }, false, ['sign']);
-      return { cryptoKey, signingAlgorithm: { name: 'ECDSA', hash } };
+      return { key, hash: found[0], algorithmIdentifier: found[1] };
     }
-    case 'rsa': {
-      const alg = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
-      const cryptoKey = await subtle.importKey('pkcs8', der, alg, false, ['sign']);
-      return { cryptoKey, signingAlgorithm: alg };
-    }
-    case 'ed25519': {
-      const cryptoKey = await subtle.importKey('pkcs8', der, { name: 'Ed25519' }, false, ['sign']);
-      return { cryptoKey, signingAlgorithm: { name: 'Ed25519' } };
-    }
+    case 'rsa':
+      return { key, hash: 'sha256', algorithmIdentifier: signatureAlgorithms.sha256WithRSA };
+    case 'ed25519':
+      return { key, hash: null, algorithmIdentifier: signatureAlgorithms.ed25519 };
     default:
       throw new Error(`unsupported signing key type ${key.asymmetricKeyType ?? '(unknown)'}`);
   }
