@@ -73,6 +73,17 @@ describe('parseCertificateRequest', () => {
     await expect(verifyCertificateRequestSignature(csr)).resolves.toBeUndefined();
   });
 
+  test.each<[string, string[]]>([
+    ['RSA with SHA-512 (checked directly)', ['-newkey', 'rsa:2048', '-sha512']],
+    ['P-256 with SHA-384 (checked directly)', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-sha384']],
+    ['RSA with SHA-1 (left to the library)', ['-newkey', 'rsa:2048', '-sha1']],
+    ['RSA-PSS (left to the library)', ['-newkey', 'rsa:2048', '-sigopt', 'rsa_padding_mode:pss', '-sha256']],
+  ])('%s: a good signature verifies, a broken one does not', async (_n, args) => {
+    const pem = openssl(['req', '-new', ...args, '-nodes', '-keyout', 'k.pem', '-subj', '/CN=x', '-out', 'r.pem'], {}, 'r.pem');
+    await expect(verifyCertificateRequestSignature(parseCertificateRequest(pem))).resolves.toBeUndefined();
+    await expect(verifyCertificateRequestSignature(parseCertificateRequest(breakSignature(pem)))).rejects.toThrow('unable to verify certificate request signature: ');
+  });
+
   test.each<[string, string | Buffer, string]>([
     ['not PEM', 'hello', 'PEM block type must be CERTIFICATE REQUEST'],
     ['empty', Buffer.alloc(0), 'PEM block type must be CERTIFICATE REQUEST'],

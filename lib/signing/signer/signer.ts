@@ -3,7 +3,7 @@
 // certificate yet) and writing the result back are the controller's job.
 import { issueWithIssuer, prepareIssuer, type PreparedIssuer } from '../issue';
 import { knownKeyUsages } from '../../api';
-import { parseCertificateRequest, verifyCertificateRequestSignature, type ParsedCertificateRequest } from './csrParse';
+import { parseCertificateRequest, requestPublicKeyObject, verifyCertificateRequestSignature, type ParsedCertificateRequest } from './csrParse';
 import { signerPolicies, type SignerPolicy } from './policies';
 import { parseSignerCA, type SignerCA, type SignerCAMaterial } from './signerCA';
 import { certificateTTL, certificateValidity, SigningError, validityDefaults } from './validity';
@@ -136,7 +136,7 @@ export class CsrSigner {
 
     try {
       const issued = await issueWithIssuer(await signer.issuer(), {
-        publicKey: parsed.publicKey.spki,
+        publicKey: requestPublicKeyObject(parsed),
         subject: parsed.subject,
         sans: { dnsNames: parsed.dnsNames, emailAddresses: parsed.emailAddresses, ipAddresses: parsed.ipAddresses, uris: parsed.uris },
         usages,
