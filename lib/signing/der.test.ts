@@ -1,4 +1,4 @@
-import { namedBits, objectIdentifier, readElement, smallInteger, subjectPublicKeyBits, time, tlv, toPem, unsignedInteger } from './der';
+import { decodeOid, namedBits, objectIdentifier, readElement, smallInteger, subjectPublicKeyBits, time, tlv, toPem, unsignedInteger } from './der';
 
 const hex = (b: Buffer): string => b.toString('hex');
 
@@ -10,6 +10,7 @@ describe('DER primitives', () => {
     ['2.16.840.1.113730.4.1', '06096086480186f8420401'],
   ])('OID %s', (oid, want) => {
     expect(hex(objectIdentifier(oid))).toBe(want);
+    expect(decodeOid(objectIdentifier(oid).subarray(2))).toBe(oid);
   });
 
   test.each([

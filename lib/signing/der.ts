@@ -113,6 +113,22 @@ export function readElement(der: Uint8Array, offset = 0): { tag: number; start: 
   return { tag: t, start, end: start + len };
 }
 
+/** Dotted text of an OBJECT IDENTIFIER's content bytes. */
+export function decodeOid(content: Uint8Array): string {
+  const arcs: number[] = [];
+  let v = 0;
+  for (const b of content) {
+    v = v * 128 + (b & 0x7f);
+    if (!(b & 0x80)) {
+      arcs.push(v);
+      v = 0;
+    }
+  }
+  const first = arcs.shift() ?? 0;
+  const head = first < 40 ? [0, first] : first < 80 ? [1, first - 40] : [2, first - 80];
+  return [...head, ...arcs].join('.');
+}
+
 /** The subjectPublicKey BIT STRING's bits (without the unused-bits byte) of a SubjectPublicKeyInfo. */
 export function subjectPublicKeyBits(spki: Uint8Array): Buffer {
   const outer = readElement(spki);

@@ -1,7 +1,7 @@
 // Reading a PKCS#10 request the way the upstream signer sees it (Go's x509.CertificateRequest):
 // subject fields, the four SAN kinds Go keeps, the public key, and the self-signature check.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { readElement } from '../der';
+import { decodeOid, readElement } from '../der';
 import { ipToBytes } from '../ip';
 import type { CertificateSubject, SubjectAltNames } from '../issue';
 import { x509 } from '../x509lib';
@@ -183,20 +183,6 @@ const directSignatureAlgorithms: ReadonlyMap<string, { hash: string | null; keyT
   ['1.2.840.10045.4.3.4', { hash: 'sha512', keyType: 'ECDSA' }],
   ['1.3.101.112', { hash: null, keyType: 'Ed25519' }],
 ] as const);
-
-function decodeOid(bytes: Uint8Array): string {
-  const arcs: number[] = [];
-  let v = 0;
-  for (const b of bytes) {
-    v = v * 128 + (b & 0x7f);
-    if (!(b & 0x80)) {
-      arcs.push(v);
-      v = 0;
-    }
-  }
-  const first = arcs.shift() ?? 0;
-  return [first < 80 ? Math.floor(first / 40) : 2, first < 80 ? first % 40 : first - 80, ...arcs].join('.');
-}
 
 /**
  * The request's signed bytes, signature algorithm and signature, when the algorithm is one
