@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
 import { ApiError } from '../machinery/errors';
+import { warningHeaderValue } from './warningHeader';
 
 export type OutputMediaType = 'application/json' | 'application/yaml';
 
@@ -58,10 +59,6 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
   return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : compactJson(value));
 }
 
-function warningHeader(warnings: readonly string[]): string[] {
-  return warnings.map((w) => `299 - ${JSON.stringify(w)}`);
-}
-
 export function writeBody(
   req: IncomingMessage,
   res: ServerResponse,
@@ -72,7 +69,7 @@ export function writeBody(
   extraHeaders: Record<string, string | string[]> = {},
 ): void {
   const headers: Record<string, string | string[] | number> = { 'Content-Type': contentType, ...extraHeaders };
-  if (opts.warnings?.length) headers.Warning = warningHeader(opts.warnings);
+  if (opts.warnings?.length) headers.Warning = opts.warnings.map(warningHeaderValue);
   let payload = body;
   if (opts.compression && body.length >= gzipThreshold && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
     payload = gzipSync(body);
