@@ -165,6 +165,16 @@ describe('serviceaccounts', () => {
     expect(r.json()).toMatchObject({ reason: 'BadRequest', message });
   });
 
+  test('unknown fields warn (fieldValidation=Warn): Warning headers quoted as Go does, UTF-8 on the wire', async () => {
+    const r = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts?fieldValidation=Warn', { body: sa('warned', { spéc: 1, 名前: 'x', 'tab\there': true }) });
+    expect(r.status).toBe(201);
+    // Node hands header bytes over as Latin-1; a Go client (kubectl) reads them as UTF-8.
+    const raw = r.headers.warning;
+    const warnings = (Array.isArray(raw) ? raw : String(raw).split(/, (?=299 )/)).map((w) => Buffer.from(w, 'latin1').toString('utf8'));
+    expect(warnings.sort()).toEqual(['299 - "unknown field \\"spéc\\""', '299 - "unknown field \\"tab\\\\there\\""', '299 - "unknown field \\"名前\\""'].sort());
+    expect(r.json()).not.toHaveProperty('spéc');
+  });
+
   test('generateName makes a unique name', async () => {
     const r = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { generateName: 'worker-' } } });
     expect(r.status).toBe(201);
