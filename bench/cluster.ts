@@ -81,17 +81,9 @@ export async function startCluster(maxSockets: number, profileDir?: string): Pro
   const port = await freePort();
   const pkiDir = join(dir, 'pki');
   const logFile = join(dir, 'apiserver.log');
-  const logFd = openSync(logFile, 'a');
-  let child: ChildProcess | undefined;
+  let stopApiserver: (() => Promise<void>) | undefined;
   const stop = async (): Promise<void> => {
-    const c = child;
-    if (c && c.exitCode === null && c.signalCode === null) {
-      await new Promise<void>((res) => {
-        c.once('exit', () => res());
-        c.kill('SIGTERM');
-        setTimeout(() => c.kill('SIGKILL'), 5000).unref();
-      });
-    }
+    await stopApiserver?.();
     await etcd.stop();
     rmSync(dir, { recursive: true, force: true });
   };
@@ -107,16 +99,14 @@ export async function startCluster(maxSockets: number, profileDir?: string): Pro
       `--write-kubeconfig=${join(dir, 'admin.kubeconfig')}`,
       '--etcd-compaction-interval=0',
     ];
-    child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
-    process.once('exit', () => child?.kill('SIGKILL'));
+    const spawned = spawnLogged(args, logFile);
+    stopApiserver = spawned.stop;
     const url = `https://127.0.0.1:${port}`;
-    const client = await waitReady(child, url, pkiDir, maxSockets, logFile);
-    return { etcd, etcdPid, apiserverPid: child.pid!, apiserverUrl: url, pkiDir, dir, client, logFile, stop };
+    const client = await waitReady(spawned.child, url, pkiDir, maxSockets, logFile);
+    return { etcd, etcdPid, apiserverPid: spawned.child.pid!, apiserverUrl: url, pkiDir, dir, client, logFile, stop };
   } catch (e) {
     await stop();
     throw e;
-  } finally {
-    closeSync(logFd);
   }
 }
 
@@ -156,7 +146,6 @@ export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly 
   const port = await freePort();
   const pki = cluster.pkiDir;
   const logFile = join(cluster.dir, `apiserver-${port}.log`);
-  const logFd = openSync(logFile, 'a');
   const args = [
     join(repoRoot, 'bin/svc-apiserver'),
     `--etcd-servers=${cluster.etcd.endpoint}`,
@@ -169,20 +158,7 @@ export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly 
     '--etcd-compaction-interval=0',
     ...extraArgs,
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
-  const killOnExit = (): void => {
-    child.kill('SIGKILL');
-  };
-  process.once('exit', killOnExit);
-  const stop = async (): Promise<void> => {
-    process.removeListener('exit', killOnExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((res) => {
-      child.once('exit', () => res());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
-  };
+  const { child, stop } = spawnLogged(args, logFile);
   try {
     const url = `https://127.0.0.1:${port}`;
     const client = await waitReady(child, url, pki, maxSockets, logFile);
@@ -190,8 +166,6 @@ export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly 
   } catch (e) {
     await stop();
     throw e;
-  } finally {
-    closeSync(logFd);
   }
 }
 
@@ -224,7 +198,6 @@ export async function startControllerManager(cluster: Cluster, extraArgs: readon
   const pki = cluster.pkiDir;
   const port = await freePort();
   const logFile = join(cluster.dir, 'controller-manager.log');
-  const logFd = openSync(logFile, 'a');
   const args = [
     join(repoRoot, 'bin/svc-controller-manager'),
     `--kubeconfig=${join(cluster.dir, 'controller-manager.kubeconfig')}`,
@@ -238,21 +211,7 @@ export async function startControllerManager(cluster: Cluster, extraArgs: readon
     ...extraArgs,
   ];
   const started = Date.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd);
-  const killOnExit = (): void => {
-    child.kill('SIGKILL');
-  };
-  process.once('exit', killOnExit);
-  const stop = async (): Promise<void> => {
-    process.removeListener('exit', killOnExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((res) => {
-      child.once('exit', () => res());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-    });
-  };
+  const { child, stop } = spawnLogged(args, logFile);
   const url = `https://127.0.0.1:${port}`;
   const metrics = cluster.client.withBase(url, 1);
   const lease = controllerManagerLease();
@@ -277,6 +236,30 @@ export async function startControllerManager(cluster: Cluster, extraArgs: readon
   } finally {
     metrics.agent.destroy();
   }
+}
+
+/**
+ * `node <args>` with stdout and stderr appended to logFile, killed if the bench exits first;
+ * stop() sends SIGTERM (the processes shut down gracefully) and SIGKILL after 5 s.
+ */
+function spawnLogged(args: readonly string[], logFile: string): { child: ChildProcess; stop(): Promise<void> } {
+  const logFd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  const killOnExit = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
+  const stop = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((res) => {
+      child.once('exit', () => res());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  };
+  return { child, stop };
 }
 
 export function tail(file: string, bytes = 4000): string {

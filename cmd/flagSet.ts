@@ -96,6 +96,26 @@ export function usage(program: string, specs: readonly FlagSpec[]): string {
   return lines.join('\n') + '\n';
 }
 
+/** What a command's flag parser returns when --help was given. */
+export const helpRequested: unique symbol = Symbol('help');
+
+/**
+ * A command's options from `parse`, printed as cobra does: usage on stdout for --help, and
+ * `Error: …` plus the hint on stderr with exit code 1 for a FlagError. Undefined: nothing to run.
+ */
+export function commandLineOptions<T>(program: string, about: string, specs: readonly FlagSpec[], parse: () => T | typeof helpRequested): T | undefined {
+  try {
+    const parsed = parse();
+    if (parsed !== helpRequested) return parsed;
+    process.stdout.write(`${about}\n\n${usage(program, specs)}`);
+  } catch (e) {
+    if (!(e instanceof FlagError)) throw e;
+    process.stderr.write(`Error: ${e.message}\nRun '${program} --help' for usage.\n`);
+    process.exitCode = 1;
+  }
+  return undefined;
+}
+
 /** pflag's rendering of a default: strings quoted, durations in Go form, slices in brackets; zero values omitted. */
 function defaultText(s: FlagSpec): string {
   switch (s.type) {

@@ -14,7 +14,7 @@ import { closeCaches, createStores, startCaches } from '../../lib/registry/store
 import type { WatchCacheMetrics } from '../../lib/watchcache';
 import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
-import { FlagError, parseFlags, usage } from '../flagSet';
+import { commandLineOptions, helpRequested, parseFlags } from '../flagSet';
 import { lateAdmission } from './admission';
 import { startAudit } from './audit';
 import { startRbacPolicy } from './rbacPolicy';
@@ -24,23 +24,13 @@ import { apiserverFlags, toOptions, ApiServerOptions } from './options';
 const program = processNames.apiserver;
 
 export async function main(argv: string[]): Promise<void> {
-  let opts: ApiServerOptions;
-  try {
+  const opts = commandLineOptions<ApiServerOptions>(program, `${program} serves the svc API (CertificateSigningRequests, ServiceAccounts, Namespaces) from etcd.`, apiserverFlags, () => {
     const { values, help } = parseFlags(argv, apiserverFlags);
-    if (help) {
-      process.stdout.write(`${program} serves the svc API (CertificateSigningRequests, ServiceAccounts, Namespaces) from etcd.\n\n${usage(program, apiserverFlags)}`);
-      return;
-    }
+    if (help) return helpRequested;
     const gvs = [...new Set(builtinStrategies.map((s) => apiVersionOf(s.resource)))];
-    opts = toOptions(values, gvs);
-  } catch (e) {
-    if (e instanceof FlagError) {
-      process.stderr.write(`Error: ${e.message}\nRun '${program} --help' for usage.\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw e;
-  }
+    return toOptions(values, gvs);
+  });
+  if (!opts) return;
   try {
     const server = await start(opts);
     const stop = (): void => {

@@ -10,7 +10,7 @@ import { defaultLeaderIdentity, LeaderElector, restLeaseClient, RestClient } fro
 import type { Clock } from '../../lib/client';
 import { errorMessage } from '../../lib/controllers/controller';
 import { CsrSigner, loadSignerCAs } from '../../lib/signing/signer';
-import { FlagError, usage } from '../flagSet';
+import { commandLineOptions, helpRequested } from '../flagSet';
 import { controllerLog, ControllerContext, runControllers } from './controllers';
 import { SharedInformers } from './informers';
 import { LeaderElectionHealth } from './leaderHealth';
@@ -23,22 +23,9 @@ const program = processNames.controllerManager;
 export const userAgent = `${program}/${serverVersion.gitVersion} (${process.platform}/${process.arch})`;
 
 export async function main(argv: string[]): Promise<void> {
-  let opts: ControllerManagerOptions;
-  try {
-    const parsed = parseControllerManagerFlags(argv);
-    if (parsed.help || !parsed.options) {
-      process.stdout.write(`${program} runs the svc controllers (CSR signing, approving and cleaning, service accounts, namespace deletion) against an apiserver.\n\n${usage(program, controllerManagerFlags)}`);
-      return;
-    }
-    opts = parsed.options;
-  } catch (e) {
-    if (e instanceof FlagError) {
-      process.stderr.write(`Error: ${e.message}\nRun '${program} --help' for usage.\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw e;
-  }
+  const about = `${program} runs the svc controllers (CSR signing, approving and cleaning, service accounts, namespace deletion) against an apiserver.`;
+  const opts = commandLineOptions<ControllerManagerOptions>(program, about, controllerManagerFlags, () => parseControllerManagerFlags(argv).options ?? helpRequested);
+  if (!opts) return;
   let cm: RunningControllerManager;
   try {
     cm = await start(opts);

@@ -11,12 +11,12 @@ import {
   type CertificateSigningRequest,
   type SubjectAccessReview,
 } from '../../api';
-import { realClock, type Clock, type Informer, type RateLimiter } from '../../client';
+import type { Clock, Informer, RateLimiter } from '../../client';
 import { isSvcletClientShape, parseCertificateRequest, type ParsedCertificateRequest } from '../../signing/signer';
 import { CertificateController, IgnorableError } from './certificateController';
 import { approvalState, hasCertificate, withCondition } from './conditions';
 import { csrResource, type CsrApiClient } from './csrClient';
-import { silentLog, type ControllerLog } from './log';
+import type { ControllerLog } from './log';
 
 export type ApprovalSubresource = 'selfnodeclient' | 'nodeclient';
 
@@ -72,18 +72,8 @@ export class CsrApprovingController {
 
   constructor(opts: CsrApprovingOptions) {
     this.client = opts.client;
-    this.controller = new CertificateController({
-      name: this.name,
-      informer: opts.informer,
-      handler: async (csr, signal) => {
-        await this.handle(csr, signal);
-      },
-      workers: opts.workers,
-      clock: opts.clock ?? realClock,
-      rateLimiter: opts.rateLimiter,
-      log: opts.log ?? silentLog,
-      ownsInformer: opts.ownsInformer,
-    });
+    // The queue, workers and informer handling are shared; only the decision is this controller's.
+    this.controller = new CertificateController({ ...opts, name: this.name, handler: async (csr, signal) => void (await this.handle(csr, signal)) });
   }
 
   run(signal: AbortSignal): Promise<void> {

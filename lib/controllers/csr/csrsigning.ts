@@ -63,18 +63,8 @@ export class CsrSigningController {
     this.clock = opts.clock ?? realClock;
     this.metrics = opts.metrics ?? {};
     this.log = opts.log ?? silentLog;
-    this.controller = new CertificateController({
-      name: this.name,
-      informer: opts.informer,
-      handler: async (csr, signal) => {
-        await this.handle(csr, signal);
-      },
-      workers: opts.workers,
-      clock: this.clock,
-      rateLimiter: opts.rateLimiter,
-      log: this.log,
-      ownsInformer: opts.ownsInformer,
-    });
+    // The queue, workers and informer handling are shared; only the decision is this controller's.
+    this.controller = new CertificateController({ ...opts, name: this.name, handler: async (csr, signal) => void (await this.handle(csr, signal)) });
   }
 
   run(signal: AbortSignal): Promise<void> {

@@ -1,6 +1,6 @@
 // Public surface of the in-tree CSR signer: request parsing, per-signer policies, validity
 // rules, CA material loading and the signer itself.
-export { certificateRequestPemType, CertificateRequestParseError, parseCertificateRequest, requestPublicKeyObject, verifyCertificateRequestSignature } from './csrParse';
+export { certificateRequestPemType, CertificateRequestParseError, parseCertificateRequest, verifyCertificateRequestSignature } from './csrParse';
 export type { ParsedCertificateRequest, RequestKeyType, RequestPublicKey } from './csrParse';
 export { isSvcletClientShape, nodeCommonNamePrefix, nodesGroup, signerPolicies, signerPolicy } from './policies';
 export type { RequestFacts, SignerPolicy } from './policies';
