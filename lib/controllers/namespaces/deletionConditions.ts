@@ -14,24 +14,16 @@ export const namespaceConditionTypes = {
 } as const;
 
 const T = namespaceConditionTypes;
-/** Output order of the conditions (upstream's conditionTypes). */
-const orderedTypes: readonly string[] = [T.discoveryFailure, T.groupVersionParsingFailure, T.contentFailure, T.contentRemaining, T.finalizersRemaining];
-
-const okReasons: Record<string, string> = {
-  [T.discoveryFailure]: 'ResourcesDiscovered',
-  [T.groupVersionParsingFailure]: 'ParsedGroupVersions',
-  [T.contentFailure]: 'ContentDeleted',
-  [T.contentRemaining]: 'ContentRemoved',
-  [T.finalizersRemaining]: 'ContentRemoved',
-};
-
-const okMessages: Record<string, string> = {
-  [T.discoveryFailure]: 'All resources successfully discovered',
-  [T.groupVersionParsingFailure]: 'All legacy kube types successfully parsed',
-  [T.contentFailure]: 'All content successfully deleted, may be waiting on finalization',
-  [T.contentRemaining]: 'All content successfully removed',
-  [T.finalizersRemaining]: 'All content successfully removed',
-};
+/** Each condition in upstream's output order, with the reason and message it has when all is well. */
+const conditionsWhenOk: ReadonlyArray<{ type: string; reason: string; message: string }> = [
+  { type: T.discoveryFailure, reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
+  { type: T.groupVersionParsingFailure, reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' },
+  { type: T.contentFailure, reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+  { type: T.contentRemaining, reason: 'ContentRemoved', message: 'All content successfully removed' },
+  { type: T.finalizersRemaining, reason: 'ContentRemoved', message: 'All content successfully removed' },
+];
+const orderedTypes: readonly string[] = conditionsWhenOk.map((c) => c.type);
+const whenOk = new Map(conditionsWhenOk.map((c) => [c.type, c]));
 
 /** What is left after a deletion pass: instances per resource and per finalizer. */
 export interface RemainingContent {
@@ -110,6 +102,6 @@ export class NamespaceConditionUpdater {
   }
 
   private succeeded(type: string): NamespaceCondition {
-    return { type, status: 'False', lastTransitionTime: conditionTime(this.now()), reason: okReasons[type], message: okMessages[type] };
+    return { type, status: 'False', lastTransitionTime: conditionTime(this.now()), reason: whenOk.get(type)?.reason, message: whenOk.get(type)?.message };
   }
 }
