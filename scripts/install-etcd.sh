@@ -1,12 +1,60 @@
 #!/usr/bin/env bash
-# Installs etcd from Debian's etcd-server package (DESIGN.md §2b). Needs root or sudo.
+# Makes an etcd of the wanted line available to the project, never touching the system's apt
+# sources: Debian's etcd-server/etcd-client packages are fetched with `apt-get download` through a
+# private apt configuration under .cache/apt and unpacked with `dpkg-deb -x` into
+# .cache/etcd-<version>/. The binaries are static (libc only).
+#
+#   scripts/install-etcd.sh          etcd ≥ 3.5: an etcd on PATH that is new enough, else 3.5.16
+#                                    from Debian trixie, linked into .cache/bin (which the Makefile
+#                                    and .ci/run put first on PATH)
+#   scripts/install-etcd.sh 3.4      etcd 3.4.23 from Debian bookworm into .cache/etcd-3.4.23/
+#                                    (the legacy test group); prints the binary's path
 set -euo pipefail
-if command -v etcd >/dev/null 2>&1; then exit 0; fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "etcd not found on PATH: installing the Debian package etcd-server" >&2
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq etcd-server >/dev/null
-# The package starts a system etcd on 2379; this project runs its own, so stop that one.
-$SUDO systemctl stop etcd >/dev/null 2>&1 || $SUDO service etcd stop >/dev/null 2>&1 || true
-command -v etcd >/dev/null
+cd "$(dirname "$0")/.."
+root="$PWD/.cache"
+line="${1:-3.5}"
+
+# A binary's "etcd Version: X.Y.Z" as X.Y.Z.
+etcd_version() { "$1" --version 2>/dev/null | sed -n 's/^etcd Version: //p' | head -n 1; }
+at_least_3_5() { local v="$1"; [ -n "$v" ] && [ "$(printf '%s\n3.5.0\n' "$v" | sort -V | head -n 1)" = "3.5.0" ]; }
+
+# apt-get download <suite> <version> <dest>: the two packages of one Debian suite into dest.
+fetch_debs() {
+  local suite="$1" version="$2" dest="$3" apt="$root/apt/$1"
+  mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/cache" "$dest"
+  printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' "$suite" >"$apt/sources.list"
+  local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o "Dir::Cache::Archives=$apt/archives"
+    -o Debug::NoLocking=1 -o APT::Sandbox::User=root -qq)
+  echo "fetching etcd $version from Debian $suite (private apt config in $apt)" >&2
+  apt-get "${opts[@]}" update >&2
+  local tmp
+  tmp="$(mktemp -d)"
+  (cd "$tmp" && apt-get "${opts[@]}" download "etcd-server=$version" "etcd-client=$version" >&2)
+  for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$dest"; done
+  rm -rf "$tmp"
+}
+
+case "$line" in
+  3.4)
+    dir="$root/etcd-3.4.23"
+    if [ ! -x "$dir/usr/bin/etcd" ]; then fetch_debs bookworm 3.4.23-4+b4 "$dir"; fi
+    echo "$dir/usr/bin/etcd"
+    ;;
+  3.5)
+    mkdir -p "$root/bin"
+    # The project-local link wins on PATH; keep it when it already points at a good binary.
+    if [ -x "$root/bin/etcd" ] && at_least_3_5 "$(etcd_version "$root/bin/etcd")"; then exit 0; fi
+    found="$(command -v etcd || true)"
+    if [ -n "$found" ] && at_least_3_5 "$(etcd_version "$found")"; then exit 0; fi
+    dir="$root/etcd-3.5.16"
+    if [ ! -x "$dir/usr/bin/etcd" ]; then fetch_debs trixie 3.5.16-4 "$dir"; fi
+    ln -sf "$dir/usr/bin/etcd" "$root/bin/etcd"
+    ln -sf "$dir/usr/bin/etcdctl" "$root/bin/etcdctl"
+    echo "etcd $(etcd_version "$root/bin/etcd") in $root/bin" >&2
+    ;;
+  *)
+    echo "usage: scripts/install-etcd.sh [3.5|3.4]" >&2
+    exit 2
+    ;;
+esac
