@@ -2,53 +2,99 @@
 # `make run`: a local etcd under data/etcd, the apiserver on https://127.0.0.1:6443 with its PKI
 # under data/pki, data/admin.kubeconfig for kubectl, and the controller manager (CSR signing with
 # the cluster CA, serviceaccount and namespace controllers; /healthz and /metrics on :10257).
-# Ctrl-C stops all three.
+# Each process logs to data/<name>.log. Ready is reported only once etcd's /health, the
+# apiserver's /readyz and the controller manager's /healthz answer 200; a process that exits or
+# never gets there stops everything with its last log lines. Ctrl-C stops all three.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p data/etcd data/pki
+chmod 700 data/etcd  # etcd warns about a data dir others can read
 ETCD_PORT="${ETCD_PORT:-2379}"
 PORT="${PORT:-6443}"
 CM_PORT="${CM_PORT:-10257}"
+READY_TIMEOUT_S=60
 
 pids=()
+names=()
 cleanup() {
   trap - INT TERM EXIT
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
-trap cleanup INT TERM EXIT
+trap cleanup EXIT
+# Ctrl-C (or a TERM) ends the run quietly: the processes' own exits are not failures then.
+trap 'cleanup; exit 130' INT TERM
 
-etcd --logger=zap --log-level=warn --data-dir data/etcd --name local \
+fail() {
+  local name="$1" log="$2" why="$3"
+  echo >&2
+  echo "make run: $name $why. Last lines of $log:" >&2
+  tail -n 25 "$log" >&2 || true
+  exit 1
+}
+
+# Another server already on a port would answer our readiness probes: refuse to start instead.
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for p in "$ETCD_PORT" "$((ETCD_PORT + 1))" "$PORT" "$CM_PORT"; do
+  if port_in_use "$p"; then
+    echo "make run: 127.0.0.1:$p is already in use (another make run?); stop that process first" >&2
+    exit 1
+  fi
+done
+
+# start NAME LOG COMMAND...: runs it in the background with its output in LOG.
+start() {
+  local name="$1" log="$2"
+  shift 2
+  "$@" >"$log" 2>&1 &
+  pids+=($!)
+  names+=("$name")
+}
+
+# wait_ready NAME LOG PROBE...: until PROBE succeeds; fails when the newest process exits first
+# or the deadline passes.
+wait_ready() {
+  local name="$1" log="$2" pid="${pids[-1]}"
+  shift 2
+  local deadline=$((SECONDS + READY_TIMEOUT_S))
+  until "$@" >/dev/null 2>&1; do
+    if ! kill -0 "$pid" 2>/dev/null; then fail "$name" "$log" "exited before it was ready"; fi
+    if [ "$SECONDS" -ge "$deadline" ]; then fail "$name" "$log" "was not ready after ${READY_TIMEOUT_S}s"; fi
+    sleep 0.2
+  done
+}
+
+start etcd data/etcd.log etcd --logger=zap --log-level=warn --data-dir data/etcd --name local \
   --listen-client-urls "http://127.0.0.1:${ETCD_PORT}" --advertise-client-urls "http://127.0.0.1:${ETCD_PORT}" \
   --listen-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
-  --initial-cluster "local=http://127.0.0.1:$((ETCD_PORT + 1))" >data/etcd.log 2>&1 &
-pids+=($!)
+  --initial-cluster "local=http://127.0.0.1:$((ETCD_PORT + 1))"
+wait_ready etcd data/etcd.log curl -fsS "http://127.0.0.1:${ETCD_PORT}/health"
 
-for _ in $(seq 1 100); do
-  if curl -fsS "http://127.0.0.1:${ETCD_PORT}/health" >/dev/null 2>&1; then break; fi
-  sleep 0.1
-done
-
-node bin/svc-apiserver \
+start svc-apiserver data/apiserver.log node bin/svc-apiserver \
   --etcd-servers "http://127.0.0.1:${ETCD_PORT}" \
   --bind-address 127.0.0.1 --secure-port "${PORT}" \
-  --cert-dir data/pki --write-kubeconfig data/admin.kubeconfig &
-pids+=($!)
+  --cert-dir data/pki --write-kubeconfig data/admin.kubeconfig
+# -f: only a 200 counts; the CA is the one the apiserver generates, so no -k.
+wait_ready svc-apiserver data/apiserver.log bash -c "[ -f data/pki/ca.crt ] && [ -f data/admin.kubeconfig ] && \
+  [ -f data/controller-manager.kubeconfig ] && curl -fsS --cacert data/pki/ca.crt https://127.0.0.1:${PORT}/readyz"
 
-for _ in $(seq 1 100); do
-  if [ -f data/admin.kubeconfig ] && [ -f data/controller-manager.kubeconfig ] && curl -fsSk "https://127.0.0.1:${PORT}/readyz" >/dev/null 2>&1; then break; fi
-  sleep 0.1
-done
-
-node bin/svc-controller-manager \
+start svc-controller-manager data/controller-manager.log node bin/svc-controller-manager \
   --kubeconfig data/controller-manager.kubeconfig \
   --cluster-signing-cert-file data/pki/ca.crt --cluster-signing-key-file data/pki/ca.key \
-  --bind-address 127.0.0.1 --secure-port "${CM_PORT}" &
-pids+=($!)
+  --bind-address 127.0.0.1 --secure-port "${CM_PORT}"
+wait_ready svc-controller-manager data/controller-manager.log curl -fsSk "https://127.0.0.1:${CM_PORT}/healthz"
 
 echo
 echo "svc-apiserver is ready on https://127.0.0.1:${PORT}; svc-controller-manager serves https://127.0.0.1:${CM_PORT}/healthz"
 echo "  export KUBECONFIG=$PWD/data/admin.kubeconfig"
 echo "  kubectl api-resources"
-echo "Ctrl-C stops etcd, the apiserver and the controller manager."
-wait -n "${pids[@]}"
+echo "Logs: data/etcd.log, data/apiserver.log, data/controller-manager.log. Ctrl-C stops all three."
+
+# Whichever process ends first ends the run, loudly.
+code=0
+wait -n "${pids[@]}" || code=$?
+for i in "${!pids[@]}"; do
+  if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+    fail "${names[$i]}" "data/${names[$i]#svc-}.log" "exited (code $code)"
+  fi
+done
