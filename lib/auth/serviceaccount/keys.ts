@@ -89,10 +89,12 @@ export async function loadServiceAccountKeyFiles(files: readonly string[]): Prom
   return keys;
 }
 
-const privateKeyTypes: Record<string, 'sec1' | 'pkcs1' | 'pkcs8'> = {
-  'EC PRIVATE KEY': 'sec1',
-  'RSA PRIVATE KEY': 'pkcs1',
-  'PRIVATE KEY': 'pkcs8',
+// Each label's encoding, and the key type it must hold (Go parses each label with its own
+// function; OpenSSL 3.5's decoder, in Node 24, reads a PKCS#1 RSA key under type 'sec1' too).
+const privateKeyTypes: Record<string, { type: 'sec1' | 'pkcs1' | 'pkcs8'; keyType?: string }> = {
+  'EC PRIVATE KEY': { type: 'sec1', keyType: 'ec' },
+  'RSA PRIVATE KEY': { type: 'pkcs1', keyType: 'rsa' },
+  'PRIVATE KEY': { type: 'pkcs8' },
 };
 
 /**
@@ -102,10 +104,10 @@ const privateKeyTypes: Record<string, 'sec1' | 'pkcs1' | 'pkcs8'> = {
  */
 export function parseSigningKeyPem(data: string | Buffer): SigningKey {
   for (const block of pemBlocks(data.toString())) {
-    const type = privateKeyTypes[block.label];
-    if (!type) continue;
-    const key = attempt(() => createPrivateKey({ key: block.der, format: 'der', type }));
-    if (key) return signingKeyFrom(key);
+    const expected = privateKeyTypes[block.label];
+    if (!expected) continue;
+    const key = attempt(() => createPrivateKey({ key: block.der, format: 'der', type: expected.type }));
+    if (key && (!expected.keyType || key.asymmetricKeyType === expected.keyType)) return signingKeyFrom(key);
   }
   throw new Error('data does not contain a valid RSA or ECDSA private key');
 }
