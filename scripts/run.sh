@@ -2,13 +2,16 @@
 # `make run`: a local etcd under data/etcd, the apiserver on https://127.0.0.1:6443 with its PKI
 # under data/pki, data/admin.kubeconfig for kubectl, and the controller manager (CSR signing with
 # the cluster CA, serviceaccount and namespace controllers; /healthz and /metrics on :10257).
-# Each process logs to data/<name>.log. Ready is reported only once etcd's /health, the
+# Each process logs to data/<name>.log. DATA, ETCD_PORT, PORT and CM_PORT move it elsewhere (the
+# e2e test of this script runs it beside a developer's own `make run`). Ready is reported only once etcd's /health, the
 # apiserver's /readyz and the controller manager's /healthz answer 200; a process that exits or
 # never gets there stops everything with its last log lines. Ctrl-C stops all three.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p data/etcd data/pki
-chmod 700 data/etcd  # etcd warns about a data dir others can read
+DATA="${DATA:-data}"
+mkdir -p "$DATA/etcd" "$DATA/pki"
+chmod 700 "$DATA/etcd"  # etcd warns about a data dir others can read
+DATA="$(cd "$DATA" && pwd)"
 ETCD_PORT="${ETCD_PORT:-2379}"
 PORT="${PORT:-6443}"
 CM_PORT="${CM_PORT:-10257}"
@@ -64,37 +67,37 @@ wait_ready() {
   done
 }
 
-start etcd data/etcd.log etcd --logger=zap --log-level=warn --data-dir data/etcd --name local \
+start etcd "$DATA/etcd.log" etcd --logger=zap --log-level=warn --data-dir "$DATA/etcd" --name local \
   --listen-client-urls "http://127.0.0.1:${ETCD_PORT}" --advertise-client-urls "http://127.0.0.1:${ETCD_PORT}" \
   --listen-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
   --initial-cluster "local=http://127.0.0.1:$((ETCD_PORT + 1))"
-wait_ready etcd data/etcd.log curl -fsS "http://127.0.0.1:${ETCD_PORT}/health"
+wait_ready etcd "$DATA/etcd.log" curl -fsS "http://127.0.0.1:${ETCD_PORT}/health"
 
-start svc-apiserver data/apiserver.log node bin/svc-apiserver \
+start svc-apiserver "$DATA/apiserver.log" node bin/svc-apiserver \
   --etcd-servers "http://127.0.0.1:${ETCD_PORT}" \
   --bind-address 127.0.0.1 --secure-port "${PORT}" \
-  --cert-dir data/pki --write-kubeconfig data/admin.kubeconfig
+  --cert-dir "$DATA/pki" --write-kubeconfig "$DATA/admin.kubeconfig"
 # -f: only a 200 counts; the CA is the one the apiserver generates, so no -k.
-wait_ready svc-apiserver data/apiserver.log bash -c "[ -f data/pki/ca.crt ] && [ -f data/admin.kubeconfig ] && \
-  [ -f data/controller-manager.kubeconfig ] && curl -fsS --cacert data/pki/ca.crt https://127.0.0.1:${PORT}/readyz"
+wait_ready svc-apiserver "$DATA/apiserver.log" bash -c "[ -f '$DATA/pki/ca.crt' ] && [ -f '$DATA/admin.kubeconfig' ] && \
+  [ -f '$DATA/controller-manager.kubeconfig' ] && curl -fsS --cacert '$DATA/pki/ca.crt' https://127.0.0.1:${PORT}/readyz"
 
-start svc-controller-manager data/controller-manager.log node bin/svc-controller-manager \
-  --kubeconfig data/controller-manager.kubeconfig \
-  --cluster-signing-cert-file data/pki/ca.crt --cluster-signing-key-file data/pki/ca.key \
+start svc-controller-manager "$DATA/controller-manager.log" node bin/svc-controller-manager \
+  --kubeconfig "$DATA/controller-manager.kubeconfig" \
+  --cluster-signing-cert-file "$DATA/pki/ca.crt" --cluster-signing-key-file "$DATA/pki/ca.key" \
   --bind-address 127.0.0.1 --secure-port "${CM_PORT}"
-wait_ready svc-controller-manager data/controller-manager.log curl -fsSk "https://127.0.0.1:${CM_PORT}/healthz"
+wait_ready svc-controller-manager "$DATA/controller-manager.log" curl -fsSk "https://127.0.0.1:${CM_PORT}/healthz"
 
 echo
 echo "svc-apiserver is ready on https://127.0.0.1:${PORT}; svc-controller-manager serves https://127.0.0.1:${CM_PORT}/healthz"
-echo "  export KUBECONFIG=$PWD/data/admin.kubeconfig"
+echo "  export KUBECONFIG=$DATA/admin.kubeconfig"
 echo "  kubectl api-resources"
-echo "Logs: data/etcd.log, data/apiserver.log, data/controller-manager.log. Ctrl-C stops all three."
+echo "Logs: $DATA/etcd.log, $DATA/apiserver.log, $DATA/controller-manager.log. Ctrl-C stops all three."
 
 # Whichever process ends first ends the run, loudly.
 code=0
 wait -n "${pids[@]}" || code=$?
 for i in "${!pids[@]}"; do
   if ! kill -0 "${pids[$i]}" 2>/dev/null; then
-    fail "${names[$i]}" "data/${names[$i]#svc-}.log" "exited (code $code)"
+    fail "${names[$i]}" "$DATA/${names[$i]#svc-}.log" "exited (code $code)"
   fi
 done

@@ -49,8 +49,10 @@ export function findEtcdBinary(explicit?: string): string {
     if (!isExecutable(chosen)) throw new Error(`etcd binary not found or not executable: ${chosen}`);
     return chosen;
   }
-  const candidates = ['/usr/bin/etcd', '/usr/local/bin/etcd'];
+  // PATH first: the Makefile puts the project's etcd 3.5 (.cache/bin) ahead of a system 3.4.
+  const candidates: string[] = [];
   for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir) candidates.push(join(dir, 'etcd'));
+  candidates.push('/usr/bin/etcd', '/usr/local/bin/etcd');
   const found = candidates.find(isExecutable);
   if (!found) throw new Error('etcd binary not found: install it (Debian/Ubuntu package etcd-server) or set ETCD_BIN');
   return found;
