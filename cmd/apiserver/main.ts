@@ -3,7 +3,8 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import pino from 'pino';
-import { apiVersionOf, controllerManagerUserName, processNames } from '../../lib/api';
+import { apiVersionOf, controllerManagerUserName, processNames, type ResourceInfo } from '../../lib/api';
+import { isServed } from '../../lib/apiserver/resourceConfig';
 import { answerClientError, maxHeaderBytes } from '../../lib/apiserver/clientError';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
@@ -18,7 +19,7 @@ import { commandLineOptions, helpRequested, parseFlags } from '../flagSet';
 import { lateAdmission } from './admission';
 import { startAudit } from './audit';
 import { startRbacPolicy } from './rbacPolicy';
-import { buildSecurity } from './security';
+import { buildSecurity, virtualResources } from './security';
 import { apiserverFlags, toOptions, ApiServerOptions } from './options';
 
 const program = processNames.apiserver;
@@ -27,8 +28,7 @@ export async function main(argv: string[]): Promise<void> {
   const opts = commandLineOptions<ApiServerOptions>(program, `${program} serves the svc API (CertificateSigningRequests, ServiceAccounts, Namespaces) from etcd.`, apiserverFlags, () => {
     const { values, help } = parseFlags(argv, apiserverFlags);
     if (help) return helpRequested;
-    const gvs = [...new Set(builtinStrategies.map((s) => apiVersionOf(s.resource)))];
-    return toOptions(values, gvs);
+    return toOptions(values, registeredResources());
   });
   if (!opts) return;
   try {
@@ -44,6 +44,11 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** Every resource this server can serve, enabled or not: --runtime-config is checked against these. */
+function registeredResources(): ResourceInfo[] {
+  return [...builtinStrategies.map((s) => s.resource), ...virtualResources];
+}
+
 /** Consistent reads come from the watch cache only on an etcd whose progress replies are ordered. */
 async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger): Promise<boolean> {
   if (!endpoint) return false;
@@ -55,6 +60,25 @@ async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger
   } catch (err) {
     log.warn({ err: (err as Error).message }, 'etcd version unknown: consistent reads go to etcd');
     return false;
+  }
+}
+
+/**
+ * Says which registered group/versions are not served. Their stores still run: the RBAC policy
+ * index and bootstrap, admission and the system namespaces read them in-process (docs/design.md).
+ */
+function logUnserved(opts: ApiServerOptions, virtual: readonly ResourceInfo[], log: pino.Logger): void {
+  const registered = registeredResources();
+  const drift = virtual.filter((v) => !registered.includes(v));
+  if (drift.length) throw new Error(`create-only resources missing from the registered list: ${drift.map((r) => r.resource).join(', ')}`);
+  const unserved = new Map<string, string[]>();
+  for (const r of registered) {
+    if (isServed(opts.runtimeConfig, r)) continue;
+    const gv = apiVersionOf(r);
+    unserved.set(gv, [...(unserved.get(gv) ?? []), r.resource]);
+  }
+  for (const [groupVersion, resources] of unserved) {
+    log.info({ groupVersion, resources }, 'not served (--runtime-config or removed); storage kept for in-process use');
   }
 }
 
@@ -113,6 +137,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const security = await buildSecurity(opts, stores, rbacPolicy.index, log);
   admission.install(stores, { authorizer: security.authorizer, ruleResolver: security.escalationResolver });
   const audit = await startAudit(opts, metrics, log);
+  logUnserved(opts, security.endpoints.filter((e) => !e.subresource).map((e) => e.resource), log);
 
   const server = createApiServer({
     stores,
@@ -122,6 +147,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
     createOnly: security.endpoints,
     requestTimeoutMs: opts.requestTimeoutMs,
     audit,
+    resourceConfig: opts.runtimeConfig,
     anonymousEnabled: opts.anonymousAuth,
     features: opts.features,
     log,

@@ -1,5 +1,8 @@
 // svc-apiserver's flags, named as kube-apiserver's (DESIGN.md §2.12).
 import { FeatureGates } from '../../lib/api/featureGates';
+import type { ResourceInfo } from '../../lib/api/resource';
+import type { ResourceConfig } from '../../lib/apiserver/resourceConfig';
+import { resourceConfigFromFlag, RuntimeConfigError } from '../../lib/apiserver/runtimeConfig';
 import { FlagError, FlagSpec, FlagValues } from '../flagSet';
 
 export const apiserverFlags: readonly FlagSpec[] = [
@@ -16,7 +19,7 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'write-kubeconfig', type: 'string', default: '', help: 'Write an admin kubeconfig to this path (needs the generated --cert-dir PKI).' },
   { name: 'anonymous-auth', type: 'bool', default: true, help: 'Enables anonymous requests to the secure port. Anonymous requests have a username of system:anonymous and a group of system:unauthenticated.' },
   { name: 'feature-gates', type: 'string', default: '', help: 'A set of key=value pairs that describe feature gates for alpha/experimental features.' },
-  { name: 'runtime-config', type: 'string', default: '', help: 'A set of key=value pairs that enable or disable built-in APIs (e.g. certificates.svc.io/v1=true, api/all=false).' },
+  { name: 'runtime-config', type: 'string', default: '', help: 'A set of key=value pairs that enable or disable built-in APIs. Supported options are: v1=true|false for the core API group; <group>/<version>=true|false for a specific API group and version (e.g. certificates.svc.io/v1=true); <group>/<version>/<resource>=true|false for one resource; api/all, api/ga, api/beta, api/alpha=true|false for all, GA, beta or alpha versions; api/legacy is deprecated, and will be removed in a future version.' },
   { name: 'watch-cache', type: 'bool', default: true, help: 'Enable the watch cache: lists and watches are served from memory fed by one etcd watch per resource.' },
   { name: 'max-request-bytes', type: 'int', default: 3 * 1024 * 1024, help: 'The largest request body accepted, in bytes.' },
   { name: 'request-timeout', type: 'duration', default: 60_000, help: 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by the ?timeout= query parameter; watches are not affected.' },
@@ -50,7 +53,8 @@ export interface ApiServerOptions {
   writeKubeconfig: string;
   anonymousAuth: boolean;
   features: FeatureGates;
-  runtimeConfig: Map<string, boolean>;
+  /** Served group/versions and resources (--runtime-config over the defaults). */
+  runtimeConfig: ResourceConfig;
   maxRequestBytes: number;
   watchCache: boolean;
   verbosity: number;
@@ -88,26 +92,18 @@ function parseAuthorizationModes(values: string[]): AuthorizationMode[] {
   return values as AuthorizationMode[];
 }
 
-/** --runtime-config: comma-separated <group/version[/resource]|api/all|api/ga…>[=bool]. */
-export function parseRuntimeConfig(spec: string, knownGroupVersions: readonly string[]): Map<string, boolean> {
-  const out = new Map<string, boolean>();
-  const special = new Set(['api/all', 'api/ga', 'api/beta', 'api/alpha', 'api/legacy']);
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const eq = part.indexOf('=');
-    const key = eq < 0 ? part : part.slice(0, eq);
-    const raw = eq < 0 ? 'true' : part.slice(eq + 1);
-    if (raw !== 'true' && raw !== 'false') throw new FlagError(`invalid value of ${key}: ${raw}, err: strconv.ParseBool: parsing ${JSON.stringify(raw)}: invalid syntax`);
-    const gv = key.split('/').length === 3 ? key.split('/').slice(0, 2).join('/') : key;
-    const normalized = gv === 'api/v1' ? 'v1' : gv;
-    if (!special.has(key) && !knownGroupVersions.includes(normalized)) {
-      throw new FlagError(`runtime-config invalid key ${key}: no such group version is served`);
-    }
-    out.set(key, raw === 'true');
+/** --runtime-config through upstream's parsing, validation and merge; its errors are flag errors. */
+function runtimeConfigOption(spec: string, registered: readonly ResourceInfo[]): ResourceConfig {
+  try {
+    return resourceConfigFromFlag(spec, registered);
+  } catch (e) {
+    if (e instanceof RuntimeConfigError) throw new FlagError(e.message);
+    throw e;
   }
-  return out;
 }
 
-export function toOptions(v: FlagValues, knownGroupVersions: readonly string[]): ApiServerOptions {
+/** `registered`: every resource the server can serve (enabled or not), for --runtime-config. */
+export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): ApiServerOptions {
   const backend = String(v['storage-backend']);
   if (backend !== 'etcd3' && backend !== 'memory') {
     throw new FlagError(`invalid --storage-backend ${JSON.stringify(backend)}: must be one of "etcd3", "memory"`);
@@ -147,7 +143,7 @@ export function toOptions(v: FlagValues, knownGroupVersions: readonly string[]):
     writeKubeconfig: String(v['write-kubeconfig']),
     anonymousAuth: Boolean(v['anonymous-auth']),
     features,
-    runtimeConfig: parseRuntimeConfig(String(v['runtime-config']), knownGroupVersions),
+    runtimeConfig: runtimeConfigOption(String(v['runtime-config']), registered),
     maxRequestBytes: Number(v['max-request-bytes']),
     watchCache: Boolean(v['watch-cache']),
     verbosity: Number(v.v),

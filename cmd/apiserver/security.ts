@@ -2,7 +2,8 @@
 // x509 client certificates, ServiceAccount tokens (keys generated in --cert-dir when absent),
 // a static token file, and the authorizers of --authorization-mode behind system:masters.
 import type { Logger } from 'pino';
-import type { ServiceAccount } from '../../lib/api';
+import type { ResourceInfo, ServiceAccount } from '../../lib/api';
+import { localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews, subjectaccessreviews, tokenreviews } from '../../lib/api';
 import { audienceAgnosticTokenAuthenticator, bearerTokenAuthenticator, unionTokenAuthenticator, type TokenAuthenticator } from '../../lib/auth/bearer';
 import { unionAuthenticator, x509Authenticator, type Authenticator, groupNames } from '../../lib/auth';
 import {
@@ -30,6 +31,12 @@ import type { CreateOnlyEndpoint } from '../../lib/registry/createOnly';
 import type { GenericStore } from '../../lib/registry/store';
 import { systemContext } from '../../lib/registry/stores';
 import type { ApiServerOptions } from './options';
+
+/**
+ * The virtual resources of the create-only endpoints built below, known before they are built so
+ * that --runtime-config can be checked at flag time (start() verifies the two agree).
+ */
+export const virtualResources: readonly ResourceInfo[] = [tokenreviews, selfsubjectreviews, subjectaccessreviews, localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectrulesreviews];
 
 export interface Security {
   authenticator: Authenticator;

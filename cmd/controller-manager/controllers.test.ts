@@ -78,6 +78,25 @@ describe('runControllers', () => {
     expect(events.slice(-2).sort()).toEqual(['csrapproving stopped', 'namespace stopped']);
   });
 
+  test('a controller whose resources are not served is skipped with one line; the others run', async () => {
+    const events: string[] = [];
+    const build = (name: string): ControllerInitializer => () => (events.push(`build ${name}`), new Recorded(name, events));
+    const table = { ...controllerInitializers, csrapproving: build('csrapproving'), namespace: build('namespace') };
+    const { log, lines } = captureLog();
+    const started: string[] = [];
+    const ac = new AbortController();
+    const ctx = { ...context(events), availableResources: new Set(['/v1/namespaces', '/v1/serviceaccounts']) };
+    const done = runControllers(ctx, ['csrapproving', 'namespace'], ac.signal, { log, table, onStarted: (n) => started.push(n) });
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['namespace']);
+    expect(lines().map((l) => [l.controller, l.msg, l.notServed])).toEqual([
+      ['csrapproving', 'Warning: skipping controller', ['certificates.svc.io/v1/certificatesigningrequests']],
+      ['namespace', 'Started controller', undefined],
+    ]);
+    ac.abort();
+    await done;
+  });
+
   test('a controller that cannot be built fails the start', async () => {
     const table = { ...controllerInitializers, namespace: () => { throw new Error('no discovery'); } };
     await expect(runControllers(context([]), ['namespace'], new AbortController().signal, { log: captureLog().log, table })).rejects.toThrow(

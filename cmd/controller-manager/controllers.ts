@@ -4,13 +4,14 @@
 import type pino from 'pino';
 import type { CertificateSigningRequest, Namespace, ServiceAccount } from '../../lib/api';
 import { certificatesigningrequests, namespaces, serviceaccounts } from '../../lib/api';
-import type { Clock, RestClient } from '../../lib/client';
+import type { Clock, ResourceDescriptor, RestClient } from '../../lib/client';
 import type { Controller, ControllerLog } from '../../lib/controllers/controller';
 import { errorMessage } from '../../lib/controllers/controller';
 import { newCsrController } from '../../lib/controllers/csr';
 import { NamespaceController } from '../../lib/controllers/namespaces';
 import { ServiceAccountsController } from '../../lib/controllers/serviceaccounts';
 import type { CsrSigner } from '../../lib/signing/signer';
+import { resourceKey } from './availableResources';
 import type { SharedInformers } from './informers';
 import type { ControllerManagerMetrics } from './metrics';
 import type { ControllerManagerOptions, ControllerName } from './options';
@@ -24,6 +25,8 @@ export interface ControllerContext {
   signer?: CsrSigner;
   clock?: Clock;
   logFor(controller: string): ControllerLog;
+  /** Resources the apiserver serves (resourceKey); absent = assume every one. */
+  availableResources?: ReadonlySet<string>;
 }
 
 /** Builds a controller, or returns a reason it is skipped. Throws when it cannot be built. */
@@ -66,6 +69,15 @@ export const controllerInitializers: Readonly<Record<ControllerName, ControllerI
     }),
 };
 
+/** What each controller reads and writes: without all of them served, it is skipped (upstream's AvailableResources checks). */
+export const controllerResources: Readonly<Record<ControllerName, readonly ResourceDescriptor[]>> = {
+  csrsigning: [certificatesigningrequests],
+  csrapproving: [certificatesigningrequests],
+  csrcleaner: [certificatesigningrequests],
+  serviceaccount: [namespaces, serviceaccounts],
+  namespace: [namespaces],
+};
+
 /**
  * A pino logger seen through the controllers' logging interface, every line tagged with the
  * controller. Fields are merged (not child bindings) so a controller's own `controller` field
@@ -92,13 +104,21 @@ export interface RunControllersOptions {
   /** Told of each controller once built (e.g. to add its /healthz check). */
   onStarted?: (name: ControllerName) => void;
   table?: Readonly<Record<ControllerName, ControllerInitializer>>;
+  requires?: Readonly<Record<ControllerName, readonly ResourceDescriptor[]>>;
 }
 
 export async function runControllers(ctx: ControllerContext, names: readonly ControllerName[], signal: AbortSignal, opts: RunControllersOptions): Promise<void> {
   const { log } = opts;
   const table = opts.table ?? controllerInitializers;
+  const requires = opts.requires ?? controllerResources;
   const controllers: Controller[] = [];
   for (const name of names) {
+    const available = ctx.availableResources;
+    const missing = available ? requires[name].filter((r) => !available.has(resourceKey(r))).map(resourceKey) : [];
+    if (missing.length) {
+      log.info({ controller: name, notServed: missing }, 'Warning: skipping controller');
+      continue;
+    }
     let built: Controller | { skipped: string };
     try {
       built = table[name](ctx);

@@ -11,7 +11,8 @@ import type { Clock } from '../../lib/client';
 import { errorMessage } from '../../lib/controllers/controller';
 import { CsrSigner, loadSignerCAs } from '../../lib/signing/signer';
 import { commandLineOptions, helpRequested } from '../flagSet';
-import { controllerLog, ControllerContext, runControllers } from './controllers';
+import { availableResources } from './availableResources';
+import { controllerLog, controllerResources, ControllerContext, runControllers } from './controllers';
 import { SharedInformers } from './informers';
 import { LeaderElectionHealth } from './leaderHealth';
 import { ControllerManagerMetrics } from './metrics';
@@ -121,10 +122,17 @@ export async function start(opts: ControllerManagerOptions, deps: StartDeps = {}
   };
   let controllersDone: Promise<void> = Promise.resolve();
   const runAll = (signal: AbortSignal): Promise<void> =>
-    (controllersDone = runControllers(ctx, names, signal, {
-      log,
-      onStarted: (name) => health.add({ name, check: () => null }),
-    }).catch((e: unknown) => fatal(errorMessage(e))));
+    (controllersDone = (async () => {
+      // Asked once, as upstream: a group turned off by --runtime-config skips its controllers.
+      const wanted = names.flatMap((n) => controllerResources[n]);
+      const available = await availableResources((p) => client.request('GET', p), wanted).catch((e: unknown) => {
+        throw new Error(`failed to get supported resources from server: ${errorMessage(e)}`);
+      });
+      await runControllers({ ...ctx, availableResources: available }, names, signal, {
+        log,
+        onStarted: (name) => health.add({ name, check: () => null }),
+      });
+    })().catch((e: unknown) => fatal(errorMessage(e))));
 
   let elector: LeaderElector | undefined;
   const standalone = new AbortController();

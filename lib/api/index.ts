@@ -2,6 +2,7 @@ export * from './schema';
 export * from './meta';
 export * from './product';
 export * from './resource';
+export * from './lifecycle';
 export * from './core/namespace';
 export * from './core/serviceaccount';
 export * from './certificates/certificateSigningRequest';

@@ -1,5 +1,6 @@
 // Describes one served resource: its names, scope, schema and subresources.
 // Discovery, routing, OpenAPI and storage keys are all derived from this.
+import type { ApiLifecycle } from './lifecycle';
 import type { ObjectSchema } from './schema';
 
 export interface SubresourceInfo {
@@ -22,6 +23,8 @@ export interface ResourceInfo {
   verbs: readonly string[];
   schema: ObjectSchema;
   subresources: readonly SubresourceInfo[];
+  /** Introduced/deprecated/removed releases of this version (absent: a GA version never deprecated). */
+  lifecycle?: ApiLifecycle;
 }
 
 export function apiVersionOf(r: { group: string; version: string }): string {

@@ -28,6 +28,7 @@ import { parseRequestInfo, RequestInfo } from './requestInfo';
 import { isStored, ResourceTable, ServedResource } from './resourceTable';
 import { isPrettyRequested, OutputFormat, writeError, writtenObject } from './respond';
 import { authorizationAttributes, forbiddenFor } from './filters/authorization';
+import { deprecationOf, recordDeprecatedRequest } from './filters/deprecation';
 import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/timeout';
 import { handleCreateOnly } from './handlers/createOnly';
 import type { RequestHandlerContext } from './handlerContext';
@@ -167,6 +168,14 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         now,
       }),
     };
+    const deprecation = deprecationOf(served.info);
+    if (deprecation) {
+      recordDeprecatedRequest(
+        deprecation,
+        { group: info.group, version: info.version, resource: info.resource, subresource: info.subresource },
+        { res, warnings: base.warnings, audit, metrics: cfg.metrics },
+      );
+    }
     if (createOnly) {
       await handleCreateOnly(base, createOnly);
       dryRun = base.dryRun;

@@ -47,6 +47,7 @@ export class ApiServerMetrics {
   readonly watchEventSizes: Histogram<string>;
   readonly watchCacheEventsReceived: Counter<string>;
   readonly watchCacheResourceVersion: Gauge<string>;
+  readonly requestedDeprecatedApis: Gauge<string>;
 
   constructor(opts: { storageObjectCounts?: () => Promise<Record<string, number>> } = {}) {
     collectDefaultMetrics({ register: this.registry });
@@ -117,6 +118,12 @@ export class ApiServerMetrics {
       name: 'apiserver_watch_cache_resource_version',
       help: 'Current resource version of watch cache broken by resource type.',
       labelNames: ['group', 'resource'],
+      registers: [this.registry],
+    });
+    this.requestedDeprecatedApis = new Gauge({
+      name: 'apiserver_requested_deprecated_apis',
+      help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
       registers: [this.registry],
     });
     const counts = opts.storageObjectCounts;

@@ -1,5 +1,7 @@
 // The served resources, looked up by group, version and plural name: stored resources (a generic
 // store each) and create-only endpoints (virtual resources and subresources such as token).
+// Only what `serves` accepts is in the table (--runtime-config, removed versions); routing,
+// discovery and OpenAPI all read the table, so a disabled version vanishes from all three.
 import type { ResourceInfo } from '../api';
 import type { CreateOnlyEndpoint } from '../registry/createOnly';
 import type { GenericStore } from '../registry/store';
@@ -24,9 +26,11 @@ export class ResourceTable {
   private readonly createOnly = new Map<string, CreateOnlyEndpoint>();
   readonly resources: readonly ServedResource[];
 
-  constructor(stored: readonly StoredResource[], endpoints: readonly CreateOnlyEndpoint[] = []) {
-    const all: ServedResource[] = [...stored];
+  constructor(stored: readonly StoredResource[], endpoints: readonly CreateOnlyEndpoint[] = [], serves: (info: ResourceInfo) => boolean = () => true) {
+    const all: ServedResource[] = stored.filter((r) => serves(r.info));
     for (const e of endpoints) {
+      // A subresource goes with its resource (serviceaccounts/token with serviceaccounts).
+      if (!serves(e.resource)) continue;
       this.createOnly.set(`${e.resource.group}/${e.resource.version}/${e.resource.resource}/${e.subresource}`, e);
       if (!e.subresource) all.push({ info: e.resource });
     }

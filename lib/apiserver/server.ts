@@ -15,6 +15,7 @@ import { HealthRegistry, registerDefaultChecks, DefaultChecks, HealthCheckFn } f
 import { ApiServerMetrics } from './metrics';
 import { nonResourceHandler } from './nonResource';
 import { createOpenAPIHandler } from './openapi';
+import { defaultResourceConfig, isServed, type ResourceConfig } from './resourceConfig';
 import { ResourceTable } from './resourceTable';
 
 export interface PostStartHook {
@@ -41,6 +42,8 @@ export interface ApiServerConfig {
   /** Storage reachability for the etcd health checks: null/undefined = ok, else a reason. */
   storageHealth: HealthCheckFn;
   postStartHooks?: readonly PostStartHook[];
+  /** Served group/versions and resources (--runtime-config); absent = the defaults over every resource. */
+  resourceConfig?: ResourceConfig;
   /** Metrics shared with the storage layer's hooks; created here when absent. */
   metrics?: ApiServerMetrics;
 }
@@ -68,10 +71,11 @@ export function storedObjectCounts(stores: readonly GenericStore[]): () => Promi
 }
 
 export function createApiServer(cfg: ApiServerConfig): ApiServer {
-  const table = new ResourceTable(
-    cfg.stores.map((store) => ({ info: store.resource, store })),
-    cfg.createOnly ?? [],
-  );
+  const stored = cfg.stores.map((store) => ({ info: store.resource, store }));
+  const createOnly = cfg.createOnly ?? [];
+  const resourceConfig = cfg.resourceConfig ?? defaultResourceConfig([...stored.map((s) => s.info), ...createOnly.map((e) => e.resource)]);
+  // Stores of unserved resources keep running for the server's own use (RBAC policy, bootstrap).
+  const table = new ResourceTable(stored, createOnly, (info) => isServed(resourceConfig, info));
   const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
   // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
   const health = new HealthRegistry({ checkTimeoutMs: 2000, onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });

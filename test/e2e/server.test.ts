@@ -30,7 +30,11 @@ describe('flags', () => {
     [['--secure-port=x'], 'invalid argument "x" for "--secure-port" flag'],
     [['--storage-backend=sqlite'], 'invalid --storage-backend'],
     [['--feature-gates=Bogus=true'], 'unrecognized feature gate: Bogus'],
-    [['--runtime-config=nope.svc.io/v1=true'], 'runtime-config invalid key'],
+    // Upstream's --runtime-config messages (APIEnablementOptions.Validate, MergeAPIResourceConfigs).
+    [['--runtime-config=nope.svc.io/v1=true'], 'unknown api groups nope.svc.io'],
+    [['--runtime-config=certificates.svc.io/v2=false'], 'group version certificates.svc.io/v2 that has not been registered'],
+    [['--runtime-config=certificates.svc.io/v1=maybe'], 'invalid value of certificates.svc.io/v1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax'],
+    [['--runtime-config=api/all=false'], 'invalid key with only api/all=false'],
     [['--etcd-compaction-interval=often'], 'time: invalid duration'],
   ])('%j exits non-zero with a clear message', async (args, msg) => {
     const r = await runBinary(args);
