@@ -73,6 +73,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
     cfg.createOnly ?? [],
   );
   const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
+  metrics.recordFeatures(cfg.features);
   // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
   const health = new HealthRegistry({ checkTimeoutMs: 2000, onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
   const defaults: DefaultChecks = registerDefaultChecks(health, { etcd: cfg.storageHealth });
