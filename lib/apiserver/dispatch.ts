@@ -151,6 +151,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       user,
       output,
       features: cfg.features,
+      authorizer: cfg.authorizer,
       metrics: cfg.metrics,
       log: cfg.log,
       warnings: [],
