@@ -1,4 +1,4 @@
-import { FlagError, formatGoDuration, parseDuration, parseFlags, FlagSpec, usage } from './flagSet';
+import { FlagError, formatGoDuration, parseDuration, parseFeatureGatesFlag, parseFlags, FlagSpec, usage } from './flagSet';
 
 const specs: FlagSpec[] = [
   { name: 'secure-port', type: 'int', default: 6443, help: '' },
@@ -76,5 +76,24 @@ describe('usage defaults as pflag prints them', () => {
     expect(text).toContain('o. (default true)');
     expect(text).toContain('f.\n');
     expect(text).toContain('n. (default 6443)');
+  });
+
+  test('multi-line help keeps its continuation lines indented', () => {
+    const text = usage('x', [{ name: 'feature-gates', type: 'string', default: '', help: 'Options are:\nA=true|false (ALPHA - default=false)\nB=true|false (BETA - default=true)' }]);
+    expect(text).toContain('      --feature-gates string\n            Options are:\n            A=true|false (ALPHA - default=false)\n            B=true|false (BETA - default=true)\n');
+  });
+});
+
+describe('--feature-gates through parseFeatureGatesFlag', () => {
+  test.each([
+    ['APIListChunking=false', 'invalid argument "APIListChunking=false" for "--feature-gates" flag: cannot set feature gate APIListChunking to false, feature is locked to true'],
+    ['Bogus=true', 'invalid argument "Bogus=true" for "--feature-gates" flag: unrecognized feature gate: Bogus'],
+    ['WatchList=yes', 'invalid argument "WatchList=yes" for "--feature-gates" flag: invalid value of WatchList=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+  ])('%s', (value, msg) => {
+    expect(() => parseFeatureGatesFlag({ 'feature-gates': value })).toThrow(new FlagError(msg));
+  });
+
+  test('a valid value gives the gates', () => {
+    expect(parseFeatureGatesFlag({ 'feature-gates': 'AllowUnsafeMalformedObjectDeletion=true' }).isEnabled('AllowUnsafeMalformedObjectDeletion')).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 // A small flag parser with upstream (pflag) habits: --name=value, --name value, boolean
 // --name / --name=false, repeated string-slice flags, and --help listing every flag.
 
+import { FeatureGateError, FeatureGates } from '../lib/api/featureGates';
 import { DurationError, parseGoDuration } from '../lib/machinery/goDuration';
 
 export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'stringSlice';
@@ -90,10 +91,25 @@ export function usage(program: string, specs: readonly FlagSpec[]): string {
   for (const s of specs) {
     const def = defaultText(s);
     const type = s.type === 'bool' ? '' : ` ${s.type === 'stringSlice' ? 'strings' : s.type}`;
-    lines.push(`      --${s.name}${type}\n            ${s.help}${def ? ` (default ${def})` : ''}`);
+    // Multi-line help (--feature-gates' list) keeps its indentation, as pflag's usage does.
+    const help = s.help.split('\n').join('\n            ');
+    lines.push(`      --${s.name}${type}\n            ${help}${def ? ` (default ${def})` : ''}`);
   }
   lines.push('  -h, --help\n            help for ' + program);
   return lines.join('\n') + '\n';
+}
+
+/**
+ * --feature-gates through the one registry: its errors as pflag reports a failing Value.Set
+ * (featuregate's AddFlag), exit code 1 like every flag error.
+ */
+export function parseFeatureGatesFlag(v: FlagValues): FeatureGates {
+  try {
+    return FeatureGates.parse(String(v['feature-gates']));
+  } catch (e) {
+    if (!(e instanceof FeatureGateError)) throw e;
+    throw new FlagError(`invalid argument ${JSON.stringify(v['feature-gates'])} for "--feature-gates" flag: ${e.message}`);
+  }
 }
 
 /** What a command's flag parser returns when --help was given. */

@@ -94,6 +94,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, logDestination);
   // Quiet periods still reach the terminal within a second.
   setInterval(() => logDestination.flush(), 1000).unref();
+  for (const w of opts.features.warnings) log.warn(w);
 
   // TLS material: given files, or a PKI generated once under --cert-dir.
   let tlsCertFile = opts.tlsCertFile;

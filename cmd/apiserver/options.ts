@@ -1,9 +1,9 @@
 // svc-apiserver's flags, named as kube-apiserver's (DESIGN.md §2.12).
-import { FeatureGates } from '../../lib/api/featureGates';
+import { featureGatesFlagHelp, FeatureGates } from '../../lib/api/featureGates';
 import type { ResourceInfo } from '../../lib/api/resource';
 import type { ResourceConfig } from '../../lib/apiserver/resourceConfig';
 import { resourceConfigFromFlag, RuntimeConfigError } from '../../lib/apiserver/runtimeConfig';
-import { FlagError, FlagSpec, FlagValues } from '../flagSet';
+import { FlagError, FlagSpec, FlagValues, parseFeatureGatesFlag } from '../flagSet';
 
 export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'etcd-servers', type: 'stringSlice', default: ['http://127.0.0.1:2379'], help: 'List of etcd servers to connect with (scheme://ip:port), comma separated.' },
@@ -18,7 +18,7 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'tls-private-key-file', type: 'string', default: '', help: 'File containing the default x509 private key matching --tls-cert-file.' },
   { name: 'write-kubeconfig', type: 'string', default: '', help: 'Write an admin kubeconfig to this path (needs the generated --cert-dir PKI).' },
   { name: 'anonymous-auth', type: 'bool', default: true, help: 'Enables anonymous requests to the secure port. Anonymous requests have a username of system:anonymous and a group of system:unauthenticated.' },
-  { name: 'feature-gates', type: 'string', default: '', help: 'A set of key=value pairs that describe feature gates for alpha/experimental features.' },
+  { name: 'feature-gates', type: 'string', default: '', help: featureGatesFlagHelp() },
   { name: 'runtime-config', type: 'string', default: '', help: 'A set of key=value pairs that enable or disable built-in APIs. Supported options are: v1=true|false for the core API group; <group>/<version>=true|false for a specific API group and version (e.g. certificates.svc.io/v1=true); <group>/<version>/<resource>=true|false for one resource; api/all, api/ga, api/beta, api/alpha=true|false for all, GA, beta or alpha versions; api/legacy is deprecated, and will be removed in a future version.' },
   { name: 'watch-cache', type: 'bool', default: true, help: 'Enable the watch cache: lists and watches are served from memory fed by one etcd watch per resource.' },
   { name: 'max-request-bytes', type: 'int', default: 3 * 1024 * 1024, help: 'The largest request body accepted, in bytes.' },
@@ -123,12 +123,7 @@ export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): A
   const issuers = v['service-account-issuer'] as string[];
   if (issuers.length === 0 || issuers.some((i) => !i)) throw new FlagError('service-account-issuer is a required flag');
   if (v['audit-policy-file'] && !v['audit-log-path']) throw new FlagError('--audit-policy-file needs --audit-log-path');
-  let features: FeatureGates;
-  try {
-    features = FeatureGates.parse(String(v['feature-gates']));
-  } catch (e) {
-    throw new FlagError(`invalid argument ${JSON.stringify(v['feature-gates'])} for "--feature-gates" flag: ${(e as Error).message}`);
-  }
+  const features = parseFeatureGatesFlag(v);
   return {
     etcdServers: servers,
     etcdPrefix: String(v['etcd-prefix']),

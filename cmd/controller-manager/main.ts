@@ -76,6 +76,7 @@ export async function start(opts: ControllerManagerOptions, deps: StartDeps = {}
   const flushTimer = asyncStdout ? setInterval(() => asyncStdout.flush(), 1000) : undefined;
   flushTimer?.unref();
   const flushLog = (): void => asyncStdout?.flushSync();
+  for (const w of opts.features.warnings) log.warn(w);
 
   // Fail before touching the API when the CA files are unusable (upstream fails the controller start).
   const signer = await loadSigner(opts, log);

@@ -1,4 +1,4 @@
-import { signerNames } from '../../lib/api';
+import { FeatureGates, signerNames } from '../../lib/api';
 import { FlagError } from '../flagSet';
 import {
   canonicalControllerNames,
@@ -37,8 +37,14 @@ describe('flags', () => {
       securePort: 10257,
       tlsCertFile: '',
       tlsPrivateKeyFile: '',
+      features: FeatureGates.parse(''),
       verbosity: 0,
     });
+  });
+
+  test('--feature-gates uses the one registry and fails on a locked gate', () => {
+    expect(parse('--feature-gates=AllowUnsafeMalformedObjectDeletion=true').features.isEnabled('AllowUnsafeMalformedObjectDeletion')).toBe(true);
+    expect(() => parse('--feature-gates=APIListChunking=false')).toThrow(new FlagError('invalid argument "APIListChunking=false" for "--feature-gates" flag: cannot set feature gate APIListChunking to false, feature is locked to true'));
   });
 
   test('values given', () => {

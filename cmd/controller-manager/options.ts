@@ -5,7 +5,8 @@ import { processNames, signerNames } from '../../lib/api';
 import { csrCleanerDefaults, type CsrCleanerIntervals } from '../../lib/controllers/csr';
 import { resolveSignerCAFiles } from '../../lib/signing/signer';
 import type { SignerCAFlags } from '../../lib/signing/signer';
-import { FlagError, FlagSpec, FlagValues, parseFlags } from '../flagSet';
+import { featureGatesFlagHelp, type FeatureGates } from '../../lib/api/featureGates';
+import { FlagError, FlagSpec, FlagValues, parseFeatureGatesFlag, parseFlags } from '../flagSet';
 
 /** Controllers this process runs, by their upstream short names; all are on by default. */
 export const knownControllers = ['csrsigning', 'csrapproving', 'csrcleaner', 'serviceaccount', 'namespace'] as const;
@@ -110,6 +111,7 @@ export const controllerManagerFlags: readonly FlagSpec[] = [
   { name: 'secure-port', type: 'int', default: 10257, help: 'The port on which to serve HTTPS (/healthz, /metrics). If 0, don\'t serve HTTPS at all.' },
   { name: 'tls-cert-file', type: 'string', default: '', help: 'File containing the x509 certificate for HTTPS. If not given, a self-signed certificate for localhost is generated in memory.' },
   { name: 'tls-private-key-file', type: 'string', default: '', help: 'File containing the x509 private key matching --tls-cert-file.' },
+  { name: 'feature-gates', type: 'string', default: '', help: featureGatesFlagHelp() },
   { name: 'v', type: 'int', default: 0, help: 'Log verbosity: 4 and above adds debug output (workqueue retries, per-sync timings).' },
 ];
 
@@ -137,6 +139,8 @@ export interface ControllerManagerOptions {
   securePort: number;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
+  /** The same registry as the apiserver's, as upstream's controller manager shares DefaultFeatureGate. */
+  features: FeatureGates;
   verbosity: number;
 }
 
@@ -263,6 +267,7 @@ export function toOptions(v: FlagValues): ControllerManagerOptions {
     securePort: port,
     tlsCertFile: tlsCert,
     tlsPrivateKeyFile: tlsKey,
+    features: parseFeatureGatesFlag(v),
     verbosity: Number(v.v),
   };
 }

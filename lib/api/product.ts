@@ -86,5 +86,11 @@ export const openapiDefinitionPrefix = {
   meta: 'io.svc.apimachinery.pkg.apis.meta.v1',
 } as const;
 
+/** Upstream's kubernetes_feature_enabled gauge (component-base metrics/prometheus/feature), product word substituted. */
+export const featureEnabledMetric = {
+  name: 'svc_feature_enabled',
+  help: 'This metric records the data about the stage and enablement of a svc feature.',
+} as const;
+
 /** Version reported by /version: the upstream minor this server follows. */
 export const serverVersion = { major: '1', minor: '32', gitVersion: 'v1.32.0-svc.0' } as const;

@@ -152,6 +152,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       user,
       output,
       features: cfg.features,
+      authorizer: cfg.authorizer,
       metrics: cfg.metrics,
       log: cfg.log,
       warnings: [],

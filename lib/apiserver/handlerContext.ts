@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
+import type { Authorizer } from '../auth/authorizer';
 import type { RequestContext, UserInfo } from '../registry/strategy';
 import type { AuditContext } from '../audit';
 import type { RequestInfo } from './requestInfo';
@@ -19,6 +20,8 @@ export interface RequestHandlerContext {
   user: UserInfo;
   output: OutputFormat;
   features: FeatureGates;
+  /** For checks a handler makes beyond the request's own verb (the unsafe delete's extra verb). */
+  authorizer: Authorizer;
   metrics: ApiServerMetrics;
   log: Logger;
   /** Warning header texts collected while handling (e.g. unknown fields under fieldValidation=Warn). */

@@ -1,5 +1,7 @@
 // Prometheus metrics with upstream names and labels (DESIGN.md §2.11).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { FeatureGates } from '../api/featureGates';
+import { featureEnabledMetric } from '../api/product';
 
 const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
@@ -48,6 +50,7 @@ export class ApiServerMetrics {
   readonly watchCacheEventsReceived: Counter<string>;
   readonly watchCacheResourceVersion: Gauge<string>;
   readonly requestedDeprecatedApis: Gauge<string>;
+  readonly featureEnabled: Gauge<string>;
 
   constructor(opts: { storageObjectCounts?: () => Promise<Record<string, number>> } = {}) {
     collectDefaultMetrics({ register: this.registry });
@@ -126,6 +129,12 @@ export class ApiServerMetrics {
       labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
       registers: [this.registry],
     });
+    this.featureEnabled = new Gauge({
+      name: featureEnabledMetric.name,
+      help: featureEnabledMetric.help,
+      labelNames: ['name', 'stage'],
+      registers: [this.registry],
+    });
     const counts = opts.storageObjectCounts;
     this.storageObjects = new Gauge({
       name: 'apiserver_storage_objects',
@@ -156,6 +165,11 @@ export class ApiServerMetrics {
     };
     this.requestTotal.inc({ ...labels, code: String(code) });
     this.requestDuration.observe(labels, seconds);
+  }
+
+  /** Upstream's featureGate.AddMetrics: one series per gate, 1 when enabled, stage "" for GA. */
+  recordFeatures(features: Pick<FeatureGates, 'states'>): void {
+    for (const f of features.states()) this.featureEnabled.set({ name: f.name, stage: f.stage }, f.enabled ? 1 : 0);
   }
 
   /** Hook for lib/etcd's observe option; type is the resource prefix of the key. */

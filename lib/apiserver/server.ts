@@ -77,6 +77,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   // Stores of unserved resources keep running for the server's own use (RBAC policy, bootstrap).
   const table = new ResourceTable(stored, createOnly, (info) => isServed(resourceConfig, info));
   const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
+  metrics.recordFeatures(cfg.features);
   // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
   const health = new HealthRegistry({ checkTimeoutMs: 2000, onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
   const defaults: DefaultChecks = registerDefaultChecks(health, { etcd: cfg.storageHealth });

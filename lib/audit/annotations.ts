@@ -11,6 +11,8 @@ export const auditAnnotationKeys = {
   deprecated: annotations.deprecated,
   /** "<major>.<minor>" of the release that removes a deprecated API version. */
   removedRelease: `${productDomain}/removed-release`,
+  /** Set ("") on a DELETE that asked for ignoreStoreReadErrorWithClusterBreakingPotential (upstream apiserver.k8s.io/unsafe-delete-ignore-read-error). */
+  unsafeDeleteIgnoreReadError: `apiserver.${productDomain}/unsafe-delete-ignore-read-error`,
 } as const;
 
 export const authorizationDecisions = { allow: 'allow', forbid: 'forbid' } as const;

@@ -173,6 +173,10 @@ export const errors = {
   internal(text: string): ApiError {
     return failure(500, 'InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] });
   },
+  /** Upstream's StatusReasonStoreReadError (spelled "StorageReadError"): stored data that cannot be read. */
+  storageReadError(message: string, details?: Status['details']): ApiError {
+    return failure(500, 'StorageReadError', message, details);
+  },
   /** A non-API error surfaced as upstream does: code 500, no reason, the raw text. */
   plain(code: number, message: string): ApiError {
     return failure(code, undefined, message);

@@ -6,6 +6,8 @@ import { CompactedError, FutureRevisionError } from '../etcd/storage';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
 import { translateStorageError } from './storageErrors';
+import { CorruptListItems } from './corruptObjects';
+import { CorruptObjectError } from './storageCodec';
 import { waitForRevision } from './revisionWait';
 
 /** Where a list reads from (decided from the query by lib/machinery's list options). */
@@ -53,6 +55,7 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
   let first = true;
 
   const items: ApiObject[] = [];
+  const corrupt = new CorruptListItems();
   let more = false;
   let lastKey = '';
   let count = 0;
@@ -72,13 +75,24 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
       first = false;
       readAt = res.revision;
       count = res.count;
+      let stop = false;
       for (const kv of res.kvs) {
         lastKey = kv.key;
-        const obj = store.decodeListItem(kv);
+        let obj: ApiObject;
+        try {
+          obj = store.decodeListItem(kv);
+        } catch (e) {
+          // Upstream reads on past undecodable items to name them all in one error.
+          if (!(e instanceof CorruptObjectError)) throw e;
+          stop = corrupt.add(e);
+          if (stop) break;
+          continue;
+        }
         if (!req.predicate.matches(obj)) continue;
         items.push(obj);
         if (req.limit > 0 && items.length === req.limit) break;
       }
+      if (stop) break;
       const pageFull = req.limit > 0 && items.length >= req.limit;
       const lastReturned = res.kvs.length ? res.kvs[res.kvs.length - 1].key : '';
       if (pageFull) {
@@ -101,6 +115,7 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
     if (e instanceof FutureRevisionError) throw errors.tooLargeResourceVersion(e.requestedRevision, e.currentRevision, 1);
     throw translateStorageError(e, store.groupResource, '', 'list');
   }
+  if (corrupt.any) throw corrupt.error(store.groupResource);
 
   // kind before apiVersion, as upstream's TypeMeta serialises.
   const list: ApiList = {

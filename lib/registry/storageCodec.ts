@@ -6,12 +6,17 @@ import type { ApiObject } from '../api';
 const protobufMagic = [0x6b, 0x38, 0x73, 0x00];
 const cborSelfDescribe = [0xd9, 0xd9, 0xf7];
 
+/**
+ * A stored value that cannot be decoded: upstream's StorageError with ErrCodeCorruptObj (7)
+ * wrapping its corruptObjectError ("object not decodable revision=N: …"), worded as they are.
+ */
 export class CorruptObjectError extends Error {
   constructor(
     readonly key: string,
-    reason: string,
+    readonly revision: number,
+    readonly reason: string,
   ) {
-    super(`failed to decode object at ${key}: ${reason}`);
+    super(`StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${reason}`);
     this.name = 'CorruptObjectError';
   }
 }
@@ -31,15 +36,15 @@ function startsWith(b: Uint8Array, prefix: readonly number[]): boolean {
 
 /** Decodes stored bytes and sets metadata.resourceVersion from the key's modRevision. */
 export function decodeFromStorage(key: string, bytes: Uint8Array, modRevision: number): ApiObject {
-  if (startsWith(bytes, protobufMagic)) throw new CorruptObjectError(key, 'protobuf storage encoding is not supported by this server');
-  if (startsWith(bytes, cborSelfDescribe)) throw new CorruptObjectError(key, 'CBOR storage encoding is not supported by this server');
+  if (startsWith(bytes, protobufMagic)) throw new CorruptObjectError(key, modRevision, 'protobuf storage encoding is not supported by this server');
+  if (startsWith(bytes, cborSelfDescribe)) throw new CorruptObjectError(key, modRevision, 'CBOR storage encoding is not supported by this server');
   let obj: unknown;
   try {
     obj = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch (e) {
-    throw new CorruptObjectError(key, (e as Error).message);
+    throw new CorruptObjectError(key, modRevision, (e as Error).message);
   }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new CorruptObjectError(key, 'not a JSON object');
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new CorruptObjectError(key, modRevision, 'not a JSON object');
   const o = obj as ApiObject;
   o.metadata = { ...(o.metadata ?? {}), resourceVersion: String(modRevision) };
   return o;

@@ -20,10 +20,7 @@ export function translateStorageError(e: unknown, gr: GroupResource, name: strin
   if (e instanceof FutureRevisionError) return errors.tooLargeResourceVersion(e.requestedRevision, e.currentRevision, 0);
   if (e instanceof UnavailableError) return errors.serverTimeout(gr, operation);
   if (e instanceof CacheReinitializingError) return errors.tooManyRequests('storage is (re)initializing', 1);
-  if (e instanceof CorruptObjectError) {
-    const err = errors.plain(500, e.message);
-    err.status.reason = 'StorageReadError';
-    return err;
-  }
+  // Upstream's InterpretGetError / InterpretDeleteError: a corrupt object is an InternalError.
+  if (e instanceof CorruptObjectError) return errors.internal(e.message);
   return errors.internal(e instanceof Error ? e.message : String(e));
 }

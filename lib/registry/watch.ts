@@ -9,6 +9,8 @@ import { CacheWatch, WatcherTooSlowError } from '../watchcache';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
 import { waitForRevision } from './revisionWait';
+import { corruptObjectDeletedError } from './corruptObjects';
+import { CorruptObjectError } from './storageCodec';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -164,7 +166,14 @@ function translate(
   predicate: SelectionPredicate,
 ): ApiWatchEvent | null {
   if (ev.type === 'delete') {
-    const last = decode(ev.key, ev.prevValue ?? ev.value, ev.modRevision);
+    let last: ApiObject;
+    try {
+      last = decode(ev.key, ev.prevValue ?? ev.value, ev.modRevision);
+    } catch (e) {
+      // An unsafe delete of a corrupt object: upstream's watcher ends with a StorageReadError.
+      if (e instanceof CorruptObjectError) throw corruptObjectDeletedError(e);
+      throw e;
+    }
     return predicate.matches(last) ? { type: 'DELETED', object: last } : null;
   }
   const cur = decode(ev.key, ev.value, ev.modRevision);

@@ -2,11 +2,13 @@
 import type { ApiObject } from '../../api';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
-import { readDeleteOptions } from './deleteOptions';
+import { readDeleteOptions, unsafeOption } from './deleteOptions';
+import { handleUnsafeDelete } from './unsafeDelete';
 
 export async function handleDelete(h: HandlerContext): Promise<void> {
   const { store } = h.served;
   const opts = await readDeleteOptions(h);
+  if (opts[unsafeOption]) return handleUnsafeDelete(h);
   h.dryRun = opts.dryRunAll;
   const { body, deleted } = await store.delete(h.requestContext(opts.dryRunAll), h.info.name, opts);
   const code = !deleted && opts.orphanDependents === false ? 202 : 200;

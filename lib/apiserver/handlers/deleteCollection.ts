@@ -5,12 +5,15 @@ import { isApiError } from '../../machinery/errors';
 import { listObjects } from '../../registry/list';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
-import { readDeleteOptions } from './deleteOptions';
+import { fieldErr } from '../../machinery/fieldErrors';
+import { readDeleteOptions, unsafeOption } from './deleteOptions';
+import { invalidOptions } from './writeOptions';
 import { listRequestFromQuery } from './listQuery';
 
 export async function handleDeleteCollection(h: HandlerContext): Promise<void> {
   const { store } = h.served;
   const opts = await readDeleteOptions(h);
+  if (opts[unsafeOption]) invalidOptions('DeleteOptions', [fieldErr.invalid(unsafeOption, true, 'is not allowed with DELETECOLLECTION, try again after removing the option')]);
   h.dryRun = opts.dryRunAll;
   const listReq = listRequestFromQuery(h, false);
   const list = await listObjects(store, listReq);

@@ -1,5 +1,6 @@
 import { ApiError } from '../../machinery/errors';
-import { parseGracePeriodSeconds } from './deleteOptions';
+import type { DeleteOptions } from '../../api';
+import { parseGracePeriodSeconds, unsafeDeleteConflicts } from './deleteOptions';
 
 describe('parseGracePeriodSeconds', () => {
   test.each([
@@ -27,5 +28,28 @@ describe('parseGracePeriodSeconds', () => {
     }
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toMatchObject({ code: 400, reason: 'BadRequest', message });
+  });
+});
+
+describe('unsafeDeleteConflicts (upstream ValidateIgnoreStoreReadError)', () => {
+  const field = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+  test.each<[string, DeleteOptions, boolean, string[]]>([
+    ['option off', { gracePeriodSeconds: 0, preconditions: { uid: 'x' } }, true, []],
+    ['option alone', { [field]: true }, false, []],
+    ['dryRun', { [field]: true }, true, ['cannot be set together with .dryRun']],
+    ['propagationPolicy', { [field]: true, propagationPolicy: 'Background' }, false, ['cannot be set together with .propagationPolicy']],
+    ['orphanDependents', { [field]: true, orphanDependents: false }, false, ['cannot be set together with .orphanDependents']],
+    ['gracePeriodSeconds', { [field]: true, gracePeriodSeconds: 0 }, false, ['cannot be set together with .gracePeriodSeconds']],
+    ['preconditions', { [field]: true, preconditions: {} }, false, ['cannot be set together with .preconditions']],
+    [
+      'all of them, in upstream order',
+      { [field]: true, propagationPolicy: 'Orphan', orphanDependents: true, gracePeriodSeconds: 1, preconditions: { resourceVersion: '1' } },
+      true,
+      ['dryRun', 'propagationPolicy', 'orphanDependents', 'gracePeriodSeconds', 'preconditions'].map((f) => `cannot be set together with .${f}`),
+    ],
+  ])('%s', (_name, opts, dryRun, details) => {
+    const errs = unsafeDeleteConflicts(opts, dryRun);
+    expect(errs.map((e) => e.detail)).toEqual(details);
+    for (const e of errs) expect(e).toMatchObject({ type: 'FieldValueInvalid', field, value: true });
   });
 });

@@ -11,6 +11,24 @@ import { invalidOptions, parseDryRun } from './writeOptions';
 
 const policies = ['Foreground', 'Background', 'Orphan'];
 
+export const unsafeOption = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+
+/**
+ * Upstream's ValidateIgnoreStoreReadError: the unsafe delete removes the key and nothing else, so
+ * every option that would shape a normal delete is refused beside it.
+ */
+export function unsafeDeleteConflicts(opts: DeleteOptions, dryRun: boolean): FieldError[] {
+  if (!opts[unsafeOption]) return [];
+  const conflicts: Array<[boolean, string]> = [
+    [dryRun, 'dryRun'],
+    [opts.propagationPolicy !== undefined, 'propagationPolicy'],
+    [opts.orphanDependents !== undefined, 'orphanDependents'],
+    [opts.gracePeriodSeconds !== undefined, 'gracePeriodSeconds'],
+    [opts.preconditions !== undefined, 'preconditions'],
+  ];
+  return conflicts.filter(([set]) => set).map(([, field]) => fieldErr.invalid(unsafeOption, true, `cannot be set together with .${field}`));
+}
+
 /** ?gracePeriodSeconds as upstream's parameter codec reads it (an int64; out of range is a 400, not a huge grace period). */
 export function parseGracePeriodSeconds(value: string): number {
   const r = goParseInt64(value);
@@ -28,6 +46,10 @@ export async function readDeleteOptions(h: HandlerContext): Promise<DeleteOption
   if (pp !== null) opts.propagationPolicy = pp;
   const od = q.get('orphanDependents');
   if (od !== null) opts.orphanDependents = goQueryBool(od);
+  const unsafe = q.get(unsafeOption);
+  if (unsafe !== null) opts[unsafeOption] = goQueryBool(unsafe);
+  // Upstream drops the option while the gate is off: the request is then an ordinary delete.
+  if (!h.features.isEnabled('AllowUnsafeMalformedObjectDeletion')) delete opts[unsafeOption];
   const dryRunValues = [...(opts.dryRun ?? []), ...q.getAll('dryRun')];
   const dryRunAll = parseDryRun(dryRunValues, 'DeleteOptions');
 
@@ -38,9 +60,7 @@ export async function readDeleteOptions(h: HandlerContext): Promise<DeleteOption
   if (opts.propagationPolicy !== undefined && !policies.includes(opts.propagationPolicy)) {
     errs.push(fieldErr.notSupported('propagationPolicy', opts.propagationPolicy, [...policies, 'nil']));
   }
-  if (opts.ignoreStoreReadErrorWithClusterBreakingPotential && !h.features.isEnabled('AllowUnsafeMalformedObjectDeletion')) {
-    errs.push(fieldErr.forbidden('ignoreStoreReadErrorWithClusterBreakingPotential', 'is not allowed when the AllowUnsafeMalformedObjectDeletion feature gate is disabled'));
-  }
+  errs.push(...unsafeDeleteConflicts(opts, dryRunValues.length > 0));
   if (errs.length) invalidOptions('DeleteOptions', errs);
   return { ...opts, dryRunAll };
 }
