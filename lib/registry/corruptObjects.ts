@@ -1,6 +1,6 @@
 // Stored values that cannot be decoded (spec §3.2), reported as upstream 1.32 does with
 // AllowUnsafeMalformedObjectDeletion's machinery (k8s.io/apiserver storage/etcd3/corrupt_obj_deleter.go):
-// a list collects them into one StorageReadError, a watch that sees one deleted ends with one.
+// a list collects them into one StorageReadError. (Watchers of an unsafe delete: lib/registry/watch.ts.)
 import type { StatusCause } from '../api';
 import { errors, ApiError, GroupResource, qualifiedResource } from '../machinery/errors';
 import { CorruptObjectError } from './storageCodec';
@@ -36,9 +36,4 @@ export class CorruptListItems {
     const details = { ...(gr.group ? { group: gr.group } : {}), kind: gr.resource, name: 'list', causes };
     return errors.storageReadError(`failed to read one or more ${qualifiedResource(gr)} from the storage`, details);
   }
-}
-
-/** The ERROR a watch ends with when a deleted object's last value cannot be decoded (upstream's corruptObjectDeletedError). */
-export function corruptObjectDeletedError(e: CorruptObjectError): ApiError {
-  return errors.storageReadError(`saw a DELETED event, but object data is corrupt - object not decodable revision=${e.revision}: ${e.reason}`);
 }

@@ -21,4 +21,12 @@ export class KeyLayout {
   object(namespace: string, name: string): string {
     return this.resource.namespaced ? `${this.root}${namespace}/${name}` : `${this.root}${name}`;
   }
+
+  /** The inverse of object(): the namespace and name a key of this resource stands for. */
+  identity(key: string): { namespace: string; name: string } {
+    const rest = key.startsWith(this.root) ? key.slice(this.root.length) : key;
+    if (!this.resource.namespaced) return { namespace: '', name: rest };
+    const slash = rest.indexOf('/');
+    return slash < 0 ? { namespace: '', name: rest } : { namespace: rest.slice(0, slash), name: rest.slice(slash + 1) };
+  }
 }

@@ -9,7 +9,6 @@ import { CacheWatch, WatcherTooSlowError } from '../watchcache';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
 import { waitForRevision } from './revisionWait';
-import { corruptObjectDeletedError } from './corruptObjects';
 import { CorruptObjectError } from './storageCodec';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -76,6 +75,7 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
   let lastBookmark = 0;
   let w: Watch | CacheWatch | undefined;
   const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.decodeForWatch(key, value, rev);
+  const tombstone = (key: string, rev: number): ApiObject => corruptTombstone(store, key, rev);
   const deliver = (events: ApiWatchEvent[]): void => {
     if (stopped || events.length === 0) return;
     if (!sink.send(events) && w && 'pause' in w) {
@@ -96,7 +96,7 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
         try {
           for (const ev of events) {
             lastRevision = ev.modRevision;
-            const e = translate(ev, decode, req.predicate);
+            const e = translate(ev, decode, tombstone, req.predicate);
             if (e) out.push(e);
           }
         } catch (err) {
@@ -160,9 +160,21 @@ function bookmark(store: GenericStore, revision: number, initialEventsEnd: boole
   return { type: 'BOOKMARK', object: store.withTypeMeta({ metadata }) };
 }
 
+/**
+ * The DELETED object of an unsafe delete (spec §3.2): the last value cannot be decoded, so the
+ * object is what the key says (kind, name, namespace) at the delete's revision. Upstream 1.32 ends
+ * the watch with a StorageReadError instead and every client re-lists; this tells them directly
+ * and keeps the watch (docs/design.md).
+ */
+function corruptTombstone(store: GenericStore, key: string, revision: number): ApiObject {
+  const { namespace, name } = store.keys.identity(key);
+  return store.withTypeMeta({ metadata: { name, ...(namespace ? { namespace } : {}), resourceVersion: String(revision) } });
+}
+
 function translate(
   ev: StorageEvent,
   decode: (key: string, value: Uint8Array, rev: number) => ApiObject,
+  tombstone: (key: string, rev: number) => ApiObject,
   predicate: SelectionPredicate,
 ): ApiWatchEvent | null {
   if (ev.type === 'delete') {
@@ -170,8 +182,9 @@ function translate(
     try {
       last = decode(ev.key, ev.prevValue ?? ev.value, ev.modRevision);
     } catch (e) {
-      // An unsafe delete of a corrupt object: upstream's watcher ends with a StorageReadError.
-      if (e instanceof CorruptObjectError) throw corruptObjectDeletedError(e);
+      // No labels or fields are known, so every watcher of the key's scope is told: a DELETED for
+      // an object a filtered watcher never had is harmless; a missed one leaves a stale object.
+      if (e instanceof CorruptObjectError) return { type: 'DELETED', object: tombstone(ev.key, ev.modRevision) };
       throw e;
     }
     return predicate.matches(last) ? { type: 'DELETED', object: last } : null;

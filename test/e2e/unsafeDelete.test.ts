@@ -1,6 +1,6 @@
 // A CertificateSigningRequest whose etcd value is garbage, through the real server: reads fail
 // as upstream 1.32's, and only the unsafe delete (gate AllowUnsafeMalformedObjectDeletion, the
-// extra verb unsafe-delete-ignore-read-errors) removes it — audited, watchers told.
+// extra verb unsafe-delete-ignore-read-errors) removes it — audited, watchers get a DELETED.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,10 +130,16 @@ describe('gate on', () => {
       expect(r.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'doomed', kind: 'CertificateSigningRequest' }, code: 200 });
       expect(await keyExists(c, 'doomed')).toBe(false);
 
-      // Upstream's watcher cannot decode the deleted object: the watch ends with a StorageReadError.
-      const events = await watch.waitFor((ev) => ev.some((e) => e.type === 'ERROR'));
-      expect(events.find((e) => e.type === 'ERROR')?.object).toMatchObject({ kind: 'Status', code: 500, reason: 'StorageReadError' });
-      expect(String((events.find((e) => e.type === 'ERROR')?.object as { message?: string }).message)).toMatch(/^saw a DELETED event, but object data is corrupt - object not decodable revision=\d+: /);
+      // The watcher is told with a DELETED naming the object (its last value cannot be decoded),
+      // at the delete's revision, and its watch goes on.
+      const events = await watch.waitFor((ev) => ev.some((e) => e.type === 'DELETED'));
+      expect(events.some((e) => e.type === 'ERROR')).toBe(false);
+      const deleted = events.find((e) => e.type === 'DELETED')?.object as { kind: string; metadata: Record<string, string> };
+      expect(deleted.kind).toBe('CertificateSigningRequest');
+      expect(deleted.metadata.name).toBe('doomed');
+      expect(Number(deleted.metadata.resourceVersion)).toBeGreaterThan(rev);
+      await createCsr(c.apiserver, 'after-doomed', { request: makeCsr('ecdsa', '/CN=after-doomed').csrPem, signerName: signers.client });
+      await watch.waitFor((ev) => ev.some((e) => e.type === 'ADDED' && (e.object as { metadata: { name: string } }).metadata.name === 'after-doomed'));
 
       const audit = await auditEventsOf(logPath, String(r.headers['audit-id']));
       const done = audit.find((e) => e.stage === 'ResponseComplete');
