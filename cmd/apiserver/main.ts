@@ -1,10 +1,13 @@
-// svc-apiserver: flags → storage → registry → HTTPS. Graceful shutdown on SIGINT/SIGTERM.
+// svc-apiserver: flags → storage → registry → HTTPS. Graceful shutdown on SIGINT/SIGTERM
+// (lib/apiserver/lifecycle: readyz fails, delay, refuse new requests, drain, close connections),
+// and only then storage.
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, controllerManagerUserName, processNames } from '../../lib/api';
 import { answerClientError, maxHeaderBytes } from '../../lib/apiserver/clientError';
+import { ServerLifecycle } from '../../lib/apiserver/lifecycle';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
@@ -22,6 +25,9 @@ import { buildSecurity } from './security';
 import { apiserverFlags, toOptions, ApiServerOptions } from './options';
 
 const program = processNames.apiserver;
+
+/** After the drain, how long connections still open may take to close (upstream: 2 s with send-retry-after). */
+const finalConnectionGraceMs = 2000;
 
 export async function main(argv: string[]): Promise<void> {
   const opts = commandLineOptions<ApiServerOptions>(program, `${program} serves the svc API (CertificateSigningRequests, ServiceAccounts, Namespaces) from etcd.`, apiserverFlags, () => {
@@ -114,7 +120,13 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   admission.install(stores, { authorizer: security.authorizer, ruleResolver: security.escalationResolver });
   const audit = await startAudit(opts, metrics, log);
 
+  const lifecycle = new ServerLifecycle(
+    { shutdownDelayMs: opts.shutdown.delayMs, sendRetryAfter: opts.shutdown.sendRetryAfter, watchTerminationGraceMs: opts.shutdown.watchTerminationGraceMs },
+    log,
+  );
   const server = createApiServer({
+    lifecycle,
+    livezGracePeriodMs: opts.livezGracePeriodMs,
     stores,
     metrics,
     authenticator: security.authenticator,
@@ -204,15 +216,32 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const shutdown = (): Promise<void> =>
     (stopping ??= (async () => {
       log.info('shutting down');
-      server.beginShutdown();
-      compactor.stop();
-      await new Promise<void>((resolve) => {
-        httpsServer.close(() => resolve());
-        httpsServer.closeAllConnections();
+      let serverStopped = false;
+      const stopped = new Promise<void>((resolve) => httpsServer.once('close', () => {
+        serverStopped = true;
+        resolve();
+      }));
+      await lifecycle.shutdown({
+        stopListening: () => httpsServer.close(),
+        afterDrained: async () => {
+          await audit?.close();
+        },
+        closeConnections: async () => {
+          // Connections that turn idle (an ended watch, a finished probe) close as they do;
+          // whatever is still open after the last grace is cut.
+          const deadline = Date.now() + finalConnectionGraceMs;
+          while (!serverStopped && Date.now() < deadline) {
+            httpsServer.closeIdleConnections();
+            await Promise.race([stopped, new Promise((r) => setTimeout(r, 50))]);
+          }
+          httpsServer.closeAllConnections();
+          await stopped;
+        },
       });
+      // Storage closes only once no request can touch it any more.
+      compactor.stop();
       await server.close();
       rbacPolicy.stop();
-      await audit?.close();
       await cachesStarted;
       await closeCaches(stores);
       await storage.close();

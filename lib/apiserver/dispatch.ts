@@ -32,6 +32,8 @@ import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/ti
 import { handleCreateOnly } from './handlers/createOnly';
 import type { RequestHandlerContext } from './handlerContext';
 import type { NonResourceHandler } from './nonResource';
+import type { ServerLifecycle } from './lifecycle';
+import { admitDuringShutdown } from './filters/shutdown';
 
 export interface DispatchConfig {
   resources: ResourceTable;
@@ -48,6 +50,8 @@ export interface DispatchConfig {
   /** Audit policy and where events go; absent = no auditing. */
   audit?: { policy: Policy; write(ev: AuditEvent): void };
   now?: () => Date;
+  /** Graceful shutdown state: refuses new requests once not accepting, counts in-flight ones. */
+  lifecycle?: ServerLifecycle;
 }
 
 type Handler = (h: HandlerContext) => Promise<void>;
@@ -109,7 +113,15 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     code = res.statusCode;
   });
   let disarmTimeout = (): void => {};
+  let release = (): void => {};
   try {
+    if (cfg.lifecycle) {
+      // Once the listener is closed, connections still open end after this response (Go's Shutdown).
+      if (cfg.lifecycle.signals.httpServerStoppedListening.signaled) res.setHeader('Connection', 'close');
+      const admitted = admitDuringShutdown(cfg.lifecycle, req, res, q >= 0 ? rawUrl.slice(0, q) : rawUrl, info.verb === 'watch');
+      if (admitted.kind === 'answered') return;
+      release = admitted.release;
+    }
     let authed: UserInfo | null;
     try {
       authed = await cfg.authenticator.authenticate(req);
@@ -158,6 +170,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       isApply: false,
       now,
       audit,
+      watches: cfg.lifecycle?.watches,
       readBody: async () => (body ??= await readBody(req, cfg.maxRequestBodyBytes)),
       requestContext: (dr: boolean): RequestContext => ({
         user,
@@ -187,6 +200,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     writeError(req, res, err, output, { compression: false });
   } finally {
     disarmTimeout();
+    release();
     if (audit) {
       audit.setResponse(code || res.statusCode, failure, failure ? undefined : (writtenObject(res) as JsonValue | undefined));
       emit('ResponseComplete');
