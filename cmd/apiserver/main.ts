@@ -37,14 +37,26 @@ export async function main(argv: string[]): Promise<void> {
     return toOptions(values, gvs);
   });
   if (!opts) return;
+  // Signals are handled from the start: a SIGTERM while post-start hooks still run (etcd
+  // unreachable, say) shuts down as gracefully as one after, instead of killing the process.
+  let running: RunningApiServer | undefined;
+  let stopRequested = false;
+  const shutdownAndExit = (r: RunningApiServer): void => {
+    void r.shutdown().then(() => process.exit(0));
+  };
+  const stop = (): void => {
+    if (stopRequested) return;
+    stopRequested = true;
+    if (running) shutdownAndExit(running);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
-    const server = await start(opts);
-    const stop = (): void => {
-      void server.shutdown().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    running = await start(opts);
+    if (stopRequested) shutdownAndExit(running);
+    await running.started;
   } catch (e) {
+    if (stopRequested) return;
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);
   }
@@ -67,6 +79,8 @@ async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger
 export interface RunningApiServer {
   server: ApiServer;
   address: AddressInfo;
+  /** Post-start hooks finished and the kubeconfigs are written. */
+  started: Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -186,31 +200,34 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const address = httpsServer.address() as AddressInfo;
   log.info({ address: `https://${address.address}:${address.port}` }, 'serving securely');
 
-  await server.startHooks();
+  const started = (async (): Promise<void> => {
+    await server.startHooks();
 
-  if (opts.writeKubeconfig) {
-    if (!generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
-    const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
-    const serverUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-    await writeKubeconfig(opts.writeKubeconfig, {
-      server: serverUrl,
-      caFile: generated.caCertFile,
-      clientCertFile: generated.adminCertFile,
-      clientKeyFile: generated.adminKeyFile,
-      user: 'admin',
-    });
-    log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
-    // The controller manager's credentials, next to the admin's (make run points it here).
-    const controllerManagerKubeconfig = path.join(path.dirname(opts.writeKubeconfig), 'controller-manager.kubeconfig');
-    await writeKubeconfig(controllerManagerKubeconfig, {
-      server: serverUrl,
-      caFile: generated.caCertFile,
-      clientCertFile: generated.controllerManagerCertFile,
-      clientKeyFile: generated.controllerManagerKeyFile,
-      user: controllerManagerUserName,
-    });
-    log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
-  }
+    if (opts.writeKubeconfig) {
+      if (!generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
+      const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+      const serverUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      await writeKubeconfig(opts.writeKubeconfig, {
+        server: serverUrl,
+        caFile: generated.caCertFile,
+        clientCertFile: generated.adminCertFile,
+        clientKeyFile: generated.adminKeyFile,
+        user: 'admin',
+      });
+      log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
+      // The controller manager's credentials, next to the admin's (make run points it here).
+      const controllerManagerKubeconfig = path.join(path.dirname(opts.writeKubeconfig), 'controller-manager.kubeconfig');
+      await writeKubeconfig(controllerManagerKubeconfig, {
+        server: serverUrl,
+        caFile: generated.caCertFile,
+        clientCertFile: generated.controllerManagerCertFile,
+        clientKeyFile: generated.controllerManagerKeyFile,
+        user: controllerManagerUserName,
+      });
+      log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
+    }
+  })();
+  started.catch(() => undefined); // main() reports it; shutdown may cut it short
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> =>
@@ -242,10 +259,11 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       compactor.stop();
       await server.close();
       rbacPolicy.stop();
-      await cachesStarted;
+      // Closing fails a start still waiting for etcd, so shutdown never waits on an unreachable etcd.
       await closeCaches(stores);
+      await cachesStarted;
       await storage.close();
       logDestination.flushSync();
     })());
-  return { server, address, shutdown };
+  return { server, address, started, shutdown };
 }
