@@ -9,6 +9,7 @@ import { apiVersionOf, controllerManagerUserName, processNames } from '../../lib
 import { answerClientError, maxHeaderBytes } from '../../lib/apiserver/clientError';
 import { ServerLifecycle } from '../../lib/apiserver/lifecycle';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
+import { servingTimeouts } from '../../lib/apiserver/secureServing';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
 import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage } from '../../lib/etcd';
@@ -184,6 +185,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
       maxHeaderSize: maxHeaderBytes,
+      ...servingTimeouts(),
     },
     server.handler,
   );
