@@ -69,6 +69,9 @@ const handlers: Record<string, Handler> = {
 
 const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
+/** The log line's user for a request that never got past authentication (401, shutdown refusals). */
+export const unauthenticatedLogUser = '(unauthenticated)';
+
 export function createDispatcher(cfg: DispatchConfig): (req: IncomingMessage, res: ServerResponse) => void {
   const now = cfg.now ?? ((): Date => new Date());
   return (req, res) => {
@@ -85,6 +88,8 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   const info = parseRequestInfo(req.method ?? 'GET', q >= 0 ? rawUrl.slice(0, q) : rawUrl, query);
   let output: OutputFormat | null = { mediaType: 'application/json', pretty: isPrettyRequested(req, query) };
   let user: UserInfo = anonymousUser;
+  // Set once authentication (or the anonymous fallback) succeeded; a 401 is not system:anonymous.
+  let authenticated = false;
   let dryRun = false;
   let isApply = false;
   let served: ServedResource | undefined;
@@ -131,6 +136,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       throw e;
     }
     if (authed) user = authed;
+    authenticated = true;
     startAudit(user);
 
     // Authorization comes before routing, as upstream: a caller without rights learns nothing
@@ -229,7 +235,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         namespace: info.namespace || undefined,
         name: info.name || undefined,
         path: info.isResourceRequest ? undefined : info.path,
-        user: user.name,
+        user: authenticated ? user.name : unauthenticatedLogUser,
         code: status,
         latencyMs: Math.round(seconds * 1e6) / 1e3,
         dryRun: dryRun || undefined,
