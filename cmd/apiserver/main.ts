@@ -1,4 +1,6 @@
-// svc-apiserver: flags → storage → registry → HTTPS. Graceful shutdown on SIGINT/SIGTERM.
+// svc-apiserver: flags → storage → registry → HTTPS. Graceful shutdown on SIGINT/SIGTERM
+// (lib/apiserver/lifecycle: readyz fails, delay, refuse new requests, drain, close connections),
+// and only then storage.
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -6,7 +8,9 @@ import pino from 'pino';
 import { apiVersionOf, controllerManagerUserName, processNames, type ResourceInfo } from '../../lib/api';
 import { isServed } from '../../lib/apiserver/resourceConfig';
 import { answerClientError, maxHeaderBytes } from '../../lib/apiserver/clientError';
+import { ServerLifecycle } from '../../lib/apiserver/lifecycle';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
+import { servingTimeouts } from '../../lib/apiserver/secureServing';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
 import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage } from '../../lib/etcd';
@@ -24,6 +28,9 @@ import { apiserverFlags, toOptions, ApiServerOptions } from './options';
 
 const program = processNames.apiserver;
 
+/** After the drain, how long connections still open may take to close (upstream: 2 s with send-retry-after). */
+const finalConnectionGraceMs = 2000;
+
 export async function main(argv: string[]): Promise<void> {
   const opts = commandLineOptions<ApiServerOptions>(program, `${program} serves the svc API (CertificateSigningRequests, ServiceAccounts, Namespaces) from etcd.`, apiserverFlags, () => {
     const { values, help } = parseFlags(argv, apiserverFlags);
@@ -31,14 +38,26 @@ export async function main(argv: string[]): Promise<void> {
     return toOptions(values, registeredResources());
   });
   if (!opts) return;
+  // Signals are handled from the start: a SIGTERM while post-start hooks still run (etcd
+  // unreachable, say) shuts down as gracefully as one after, instead of killing the process.
+  let running: RunningApiServer | undefined;
+  let stopRequested = false;
+  const shutdownAndExit = (r: RunningApiServer): void => {
+    void r.shutdown().then(() => process.exit(0));
+  };
+  const stop = (): void => {
+    if (stopRequested) return;
+    stopRequested = true;
+    if (running) shutdownAndExit(running);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
-    const server = await start(opts);
-    const stop = (): void => {
-      void server.shutdown().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    running = await start(opts);
+    if (stopRequested) shutdownAndExit(running);
+    await running.started;
   } catch (e) {
+    if (stopRequested) return;
     process.stderr.write(`Error: ${(e as Error).message}\n`);
     process.exit(1);
   }
@@ -85,6 +104,8 @@ function logUnserved(opts: ApiServerOptions, virtual: readonly ResourceInfo[], l
 export interface RunningApiServer {
   server: ApiServer;
   address: AddressInfo;
+  /** Post-start hooks finished and the kubeconfigs are written. */
+  started: Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -140,7 +161,13 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const audit = await startAudit(opts, metrics, log);
   logUnserved(opts, security.endpoints.filter((e) => !e.subresource).map((e) => e.resource), log);
 
+  const lifecycle = new ServerLifecycle(
+    { shutdownDelayMs: opts.shutdown.delayMs, sendRetryAfter: opts.shutdown.sendRetryAfter, watchTerminationGraceMs: opts.shutdown.watchTerminationGraceMs },
+    log,
+  );
   const server = createApiServer({
+    lifecycle,
+    livezGracePeriodMs: opts.livezGracePeriodMs,
     stores,
     metrics,
     authenticator: security.authenticator,
@@ -185,6 +212,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
       maxHeaderSize: maxHeaderBytes,
+      ...servingTimeouts(),
     },
     server.handler,
   );
@@ -201,49 +229,70 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const address = httpsServer.address() as AddressInfo;
   log.info({ address: `https://${address.address}:${address.port}` }, 'serving securely');
 
-  await server.startHooks();
+  const started = (async (): Promise<void> => {
+    await server.startHooks();
 
-  if (opts.writeKubeconfig) {
-    if (!generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
-    const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
-    const serverUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-    await writeKubeconfig(opts.writeKubeconfig, {
-      server: serverUrl,
-      caFile: generated.caCertFile,
-      clientCertFile: generated.adminCertFile,
-      clientKeyFile: generated.adminKeyFile,
-      user: 'admin',
-    });
-    log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
-    // The controller manager's credentials, next to the admin's (make run points it here).
-    const controllerManagerKubeconfig = path.join(path.dirname(opts.writeKubeconfig), 'controller-manager.kubeconfig');
-    await writeKubeconfig(controllerManagerKubeconfig, {
-      server: serverUrl,
-      caFile: generated.caCertFile,
-      clientCertFile: generated.controllerManagerCertFile,
-      clientKeyFile: generated.controllerManagerKeyFile,
-      user: controllerManagerUserName,
-    });
-    log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
-  }
+    if (opts.writeKubeconfig) {
+      if (!generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
+      const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+      const serverUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      await writeKubeconfig(opts.writeKubeconfig, {
+        server: serverUrl,
+        caFile: generated.caCertFile,
+        clientCertFile: generated.adminCertFile,
+        clientKeyFile: generated.adminKeyFile,
+        user: 'admin',
+      });
+      log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
+      // The controller manager's credentials, next to the admin's (make run points it here).
+      const controllerManagerKubeconfig = path.join(path.dirname(opts.writeKubeconfig), 'controller-manager.kubeconfig');
+      await writeKubeconfig(controllerManagerKubeconfig, {
+        server: serverUrl,
+        caFile: generated.caCertFile,
+        clientCertFile: generated.controllerManagerCertFile,
+        clientKeyFile: generated.controllerManagerKeyFile,
+        user: controllerManagerUserName,
+      });
+      log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
+    }
+  })();
+  started.catch(() => undefined); // main() reports it; shutdown may cut it short
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> =>
     (stopping ??= (async () => {
       log.info('shutting down');
-      server.beginShutdown();
-      compactor.stop();
-      await new Promise<void>((resolve) => {
-        httpsServer.close(() => resolve());
-        httpsServer.closeAllConnections();
+      let serverStopped = false;
+      const stopped = new Promise<void>((resolve) => httpsServer.once('close', () => {
+        serverStopped = true;
+        resolve();
+      }));
+      await lifecycle.shutdown({
+        stopListening: () => httpsServer.close(),
+        afterDrained: async () => {
+          await audit?.close();
+        },
+        closeConnections: async () => {
+          // Connections that turn idle (an ended watch, a finished probe) close as they do;
+          // whatever is still open after the last grace is cut.
+          const deadline = Date.now() + finalConnectionGraceMs;
+          while (!serverStopped && Date.now() < deadline) {
+            httpsServer.closeIdleConnections();
+            await Promise.race([stopped, new Promise((r) => setTimeout(r, 50))]);
+          }
+          httpsServer.closeAllConnections();
+          await stopped;
+        },
       });
+      // Storage closes only once no request can touch it any more.
+      compactor.stop();
       await server.close();
       rbacPolicy.stop();
-      await audit?.close();
-      await cachesStarted;
+      // Closing fails a start still waiting for etcd, so shutdown never waits on an unreachable etcd.
       await closeCaches(stores);
+      await cachesStarted;
       await storage.close();
       logDestination.flushSync();
     })());
-  return { server, address, shutdown };
+  return { server, address, started, shutdown };
 }

@@ -36,6 +36,10 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'audit-log-maxbackup', type: 'int', default: 0, help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },
   { name: 'audit-log-maxage', type: 'int', default: 0, help: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.' },
   { name: 'audit-log-batch-buffer-size', type: 'int', default: 10000, help: 'The size of the buffer to store events before writing them; when full, further events are dropped (and counted) rather than blocking requests.' },
+  { name: 'livez-grace-period', type: 'duration', default: 0, help: "This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver's start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true." },
+  { name: 'shutdown-delay-duration', type: 'duration', default: 0, help: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure. Graceful termination starts after this delay has elapsed. This can be used to allow load balancer to stop sending traffic to this server.' },
+  { name: 'shutdown-send-retry-after', type: 'bool', default: false, help: "If true the HTTP Server will continue listening until all non long running request(s) in flight have been drained, during this window all incoming requests will be rejected with a status code 429 and a 'Retry-After' response header, in addition 'Connection: close' response header is set in order to tear down the TCP connection when idle." },
+  { name: 'shutdown-watch-termination-grace-period', type: 'duration', default: 0, help: 'This option, if set, represents the maximum amount of grace period the apiserver will wait for active watch request(s) to drain during the graceful server shutdown window.' },
   { name: 'v', type: 'int', default: 0, help: 'Log verbosity: 0 logs requests at info, 4 and above adds debug output.' },
 ];
 
@@ -59,6 +63,8 @@ export interface ApiServerOptions {
   watchCache: boolean;
   verbosity: number;
   requestTimeoutMs: number;
+  livezGracePeriodMs: number;
+  shutdown: { delayMs: number; sendRetryAfter: boolean; watchTerminationGraceMs: number };
   authorizationModes: AuthorizationMode[];
   tokenAuthFile: string;
   serviceAccountSigningKeyFile: string;
@@ -143,6 +149,12 @@ export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): A
     watchCache: Boolean(v['watch-cache']),
     verbosity: Number(v.v),
     requestTimeoutMs: positiveDuration(v, 'request-timeout'),
+    livezGracePeriodMs: notNegativeDuration(v, 'livez-grace-period', '--livez-grace-period can not be a negative value'),
+    shutdown: {
+      delayMs: notNegativeDuration(v, 'shutdown-delay-duration', '--shutdown-delay-duration can not be negative value'),
+      sendRetryAfter: Boolean(v['shutdown-send-retry-after']),
+      watchTerminationGraceMs: notNegativeDuration(v, 'shutdown-watch-termination-grace-period', 'shutdown-watch-termination-grace-period, if provided, can not be a negative value'),
+    },
     authorizationModes: parseAuthorizationModes(v['authorization-mode'] as string[]),
     tokenAuthFile: String(v['token-auth-file']),
     serviceAccountSigningKeyFile: String(v['service-account-signing-key-file']),
@@ -164,6 +176,13 @@ export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): A
 function positiveDuration(v: FlagValues, name: string): number {
   const ms = Number(v[name]);
   if (!(ms > 0)) throw new FlagError(`--${name} must be a positive duration`);
+  return ms;
+}
+
+/** Upstream's ServerRunOptions.Validate messages, word for word (they differ per flag). */
+function notNegativeDuration(v: FlagValues, name: string, message: string): number {
+  const ms = Number(v[name]);
+  if (ms < 0) throw new FlagError(message);
   return ms;
 }
 

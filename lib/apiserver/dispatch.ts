@@ -33,6 +33,8 @@ import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/ti
 import { handleCreateOnly } from './handlers/createOnly';
 import type { RequestHandlerContext } from './handlerContext';
 import type { NonResourceHandler } from './nonResource';
+import type { ServerLifecycle } from './lifecycle';
+import { admitDuringShutdown } from './filters/shutdown';
 
 export interface DispatchConfig {
   resources: ResourceTable;
@@ -49,6 +51,8 @@ export interface DispatchConfig {
   /** Audit policy and where events go; absent = no auditing. */
   audit?: { policy: Policy; write(ev: AuditEvent): void };
   now?: () => Date;
+  /** Graceful shutdown state: refuses new requests once not accepting, counts in-flight ones. */
+  lifecycle?: ServerLifecycle;
 }
 
 type Handler = (h: HandlerContext) => Promise<void>;
@@ -66,6 +70,9 @@ const handlers: Record<string, Handler> = {
 
 const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
+/** The log line's user for a request that never got past authentication (401, shutdown refusals). */
+export const unauthenticatedLogUser = '(unauthenticated)';
+
 export function createDispatcher(cfg: DispatchConfig): (req: IncomingMessage, res: ServerResponse) => void {
   const now = cfg.now ?? ((): Date => new Date());
   return (req, res) => {
@@ -82,6 +89,8 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   const info = parseRequestInfo(req.method ?? 'GET', q >= 0 ? rawUrl.slice(0, q) : rawUrl, query);
   let output: OutputFormat | null = { mediaType: 'application/json', pretty: isPrettyRequested(req, query) };
   let user: UserInfo = anonymousUser;
+  // Set once authentication (or the anonymous fallback) succeeded; a 401 is not system:anonymous.
+  let authenticated = false;
   let dryRun = false;
   let isApply = false;
   let served: ServedResource | undefined;
@@ -110,7 +119,15 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     code = res.statusCode;
   });
   let disarmTimeout = (): void => {};
+  let release = (): void => {};
   try {
+    if (cfg.lifecycle) {
+      // Once the listener is closed, connections still open end after this response (Go's Shutdown).
+      if (cfg.lifecycle.signals.httpServerStoppedListening.signaled) res.setHeader('Connection', 'close');
+      const admitted = admitDuringShutdown(cfg.lifecycle, req, res, q >= 0 ? rawUrl.slice(0, q) : rawUrl, info.verb === 'watch');
+      if (admitted.kind === 'answered') return;
+      release = admitted.release;
+    }
     let authed: UserInfo | null;
     try {
       authed = await cfg.authenticator.authenticate(req);
@@ -120,6 +137,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       throw e;
     }
     if (authed) user = authed;
+    authenticated = true;
     startAudit(user);
 
     // Authorization comes before routing, as upstream: a caller without rights learns nothing
@@ -160,6 +178,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       isApply: false,
       now,
       audit,
+      watches: cfg.lifecycle?.watches,
       readBody: async () => (body ??= await readBody(req, cfg.maxRequestBodyBytes)),
       requestContext: (dr: boolean): RequestContext => ({
         user,
@@ -197,6 +216,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     writeError(req, res, err, output, { compression: false });
   } finally {
     disarmTimeout();
+    release();
     if (audit) {
       audit.setResponse(code || res.statusCode, failure, failure ? undefined : (writtenObject(res) as JsonValue | undefined));
       emit('ResponseComplete');
@@ -225,7 +245,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         namespace: info.namespace || undefined,
         name: info.name || undefined,
         path: info.isResourceRequest ? undefined : info.path,
-        user: user.name,
+        user: authenticated ? user.name : unauthenticatedLogUser,
         code: status,
         latencyMs: Math.round(seconds * 1e6) / 1e3,
         dryRun: dryRun || undefined,

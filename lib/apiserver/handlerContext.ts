@@ -10,6 +10,7 @@ import type { RequestInfo } from './requestInfo';
 import type { StoredResource } from './resourceTable';
 import type { OutputFormat } from './respond';
 import type { ApiServerMetrics } from './metrics';
+import type { WatchTracker } from './lifecycle';
 
 /** What every resource request handler receives. */
 export interface RequestHandlerContext {
@@ -32,6 +33,8 @@ export interface RequestHandlerContext {
   isApply: boolean;
   /** The request's audit record, when auditing is on. */
   audit?: AuditContext;
+  /** Where watches register so shutdown can end them cleanly; absent = not tracked. */
+  watches?: WatchTracker;
   readBody(): Promise<Buffer>;
   requestContext(dryRun: boolean): RequestContext;
   now(): Date;

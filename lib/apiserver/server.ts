@@ -12,6 +12,7 @@ import type { GenericStore } from '../registry/store';
 import { createDiscovery, versionInfo } from './discovery';
 import { createDispatcher } from './dispatch';
 import { HealthRegistry, registerDefaultChecks, DefaultChecks, HealthCheckFn } from './health';
+import type { ServerLifecycle } from './lifecycle';
 import { ApiServerMetrics } from './metrics';
 import { nonResourceHandler } from './nonResource';
 import { createOpenAPIHandler } from './openapi';
@@ -46,6 +47,10 @@ export interface ApiServerConfig {
   resourceConfig?: ResourceConfig;
   /** Metrics shared with the storage layer's hooks; created here when absent. */
   metrics?: ApiServerMetrics;
+  /** Graceful shutdown: readyz fails at ShutdownInitiated, requests are refused and counted. */
+  lifecycle?: ServerLifecycle;
+  /** --livez-grace-period (ms): post-start hooks pass /livez this long after the server is built. */
+  livezGracePeriodMs?: number;
 }
 
 export interface ApiServer {
@@ -79,8 +84,16 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
   metrics.recordFeatures(cfg.features);
   // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
-  const health = new HealthRegistry({ checkTimeoutMs: 2000, onFailure: (name, reason) => cfg.log.warn({ check: name, reason }, 'health check failed') });
-  const defaults: DefaultChecks = registerDefaultChecks(health, { etcd: cfg.storageHealth });
+  const health = new HealthRegistry({
+    checkTimeoutMs: 2000,
+    livezGracePeriodMs: cfg.livezGracePeriodMs,
+    onFailure: (endpoint, name, reason) => cfg.log.warn({ endpoint, check: name, reason }, 'health check failed'),
+  });
+  const lifecycle = cfg.lifecycle;
+  const defaults: DefaultChecks = registerDefaultChecks(health, {
+    etcd: cfg.storageHealth,
+    shutdownInitiated: lifecycle ? () => lifecycle.signals.shutdownInitiated.signaled : undefined,
+  });
   const hooks = (cfg.postStartHooks ?? []).map((h) => ({ hook: h, check: defaults.addPostStartHook(h.name) }));
 
   const openapi = createOpenAPIHandler(table.infos);
@@ -102,6 +115,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
     maxRequestBodyBytes: cfg.maxRequestBodyBytes,
     requestTimeoutMs: cfg.requestTimeoutMs,
     audit: cfg.audit,
+    lifecycle,
   });
 
   const app = express();

@@ -49,7 +49,12 @@ describe('GenericStore', () => {
   test.each([
     ['existing name', 409, async () => sa.create(ctx, { metadata: { name: 'dup' } })],
     ['invalid name', 422, async () => sa.create(ctx, { metadata: { name: 'Not Valid' } })],
-    ['resourceVersion on create', 500, async () => sa.create(ctx, { metadata: { name: 'x', resourceVersion: '3' } })],
+    ['resourceVersion on create', 400, async () => sa.create(ctx, { metadata: { name: 'x', resourceVersion: '3' } })],
+    ['non-numeric resourceVersion on create', 400, async () => sa.create(ctx, { metadata: { name: 'x', resourceVersion: 'abc' } })],
+    ['resourceVersion "0" on create', 'ok', async () => sa.create(ctx, { metadata: { name: 'x', resourceVersion: '0' } })],
+    ['empty resourceVersion on create', 'ok', async () => sa.create(ctx, { metadata: { name: 'x', resourceVersion: '' } })],
+    ['resourceVersion on a dry-run create', 'ok', async () => sa.create({ ...ctx, dryRun: true }, { metadata: { name: 'x', resourceVersion: '5' } })],
+    ['invalid object with a resourceVersion: validation first', 422, async () => sa.create(ctx, { metadata: { name: 'Not Valid', resourceVersion: '5' } })],
     ['update of a missing CSR', 404, async () => csr().update(systemContext(), 'nope', (c) => c ?? {})],
   ] as const)('%s → %s', async (_n, want, run) => {
     await sa.create(ctx, { metadata: { name: 'dup' } });

@@ -159,10 +159,10 @@ export class GenericStore {
   }
 
   async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
-    if (input.metadata?.resourceVersion) throw errors.plain(500, 'resourceVersion should not be set on objects to be created');
     const generated = !input.metadata?.name && !!input.metadata?.generateName;
     const stored = await this.prepareCreate(ctx, input);
     if (ctx.dryRun) return stored;
+    rejectResourceVersionOnCreate(input);
 
     for (let attempt = 1; ; attempt++) {
       const name = stored.metadata?.name ?? '';
@@ -420,3 +420,15 @@ export class GenericStore {
 }
 
 export { ApiError };
+
+/**
+ * Upstream's storage Create refuses an object carrying a resourceVersion ("" and "0" mean unset),
+ * after validation and admission and never on dry-run (the dry-run store does not check). Upstream
+ * surfaces it as a bare error (500) and lets an unparsable value through; this is client input,
+ * so every other value is a 400 BadRequest with upstream's message.
+ */
+export function rejectResourceVersionOnCreate(input: ApiObject): void {
+  const rv = input.metadata?.resourceVersion;
+  if (rv === undefined || rv === '' || rv === '0') return;
+  throw errors.badRequest('resourceVersion should not be set on objects to be created');
+}

@@ -1,7 +1,9 @@
 // Watch: a chunked stream of newline-delimited JSON events (watch-and-list.md §6). Headers are
 // flushed at once; the stream ends on timeoutSeconds, client disconnect, or an ERROR event.
 // A client that does not read pauses its watcher (back-pressure); the watch cache ends a watcher
-// that stays behind too long, and the stream is then dropped.
+// that stays behind too long, and the stream is then dropped. During shutdown the server ends
+// the stream cleanly (chunked terminator), so the client resumes from its last resourceVersion.
+import { refuseDuringShutdown } from '../filters/shutdown';
 import { watchObjects, ApiWatchEvent } from '../../registry/watch';
 import type { HandlerContext } from '../handlerContext';
 import { stringifyShared } from '../respond';
@@ -35,9 +37,11 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     let progressTimer: NodeJS.Timeout | undefined;
     let watch: { stop(): void } | undefined;
+    let tracked: { done(): void } | null | undefined;
     const end = (reason?: 'slow'): void => {
       if (ended) return;
       ended = true;
+      tracked?.done();
       if (timer) clearTimeout(timer);
       if (progressTimer) clearInterval(progressTimer);
       watch?.stop();
@@ -69,6 +73,13 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       if (res.writableLength + (res.socket?.writableLength ?? 0) > maxBufferedBytes) end('slow');
       return ok;
     };
+    if (h.watches) {
+      tracked = h.watches.register(() => end());
+      if (!tracked) {
+        reject(refuseDuringShutdown(res));
+        return;
+      }
+    }
     h.req.on('close', () => end());
     res.on('close', () => end());
     h.metrics.longRunning.inc(labels);
@@ -86,6 +97,7 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       .catch((err) => {
         if (!ended) {
           ended = true;
+          tracked?.done();
           h.metrics.longRunning.dec(labels);
         }
         reject(err);

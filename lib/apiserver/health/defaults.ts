@@ -42,16 +42,20 @@ export function createLogCheck(opts: LogCheckOptions = {}): { check: HealthCheck
   };
 }
 
-/** `shutdown` (readyz only, listed last): fails once begin() is called so load balancers drain. */
-export function createShutdownCheck(): { check: HealthCheck; begin(): void; readonly shuttingDown: boolean } {
-  let down = false;
+/**
+ * `shutdown` (readyz only, listed last): fails once begin() is called, or once `initiated()` says
+ * so (the lifecycle's ShutdownInitiated signal), so load balancers drain.
+ */
+export function createShutdownCheck(initiated: () => boolean = () => false): { check: HealthCheck; begin(): void; readonly shuttingDown: boolean } {
+  let began = false;
+  const down = (): boolean => began || initiated();
   return {
-    check: { name: 'shutdown', endpoints: ['readyz'], last: true, check: () => (down ? 'process is shutting down' : null) },
+    check: { name: 'shutdown', endpoints: ['readyz'], last: true, check: () => (down() ? 'process is shutting down' : null) },
     begin: () => {
-      down = true;
+      began = true;
     },
     get shuttingDown() {
-      return down;
+      return down();
     },
   };
 }
@@ -64,7 +68,7 @@ export interface PostStartHook {
 /** Registers `poststarthook/<name>` on all endpoints, failing `not finished` until complete(). */
 export function addPostStartHook(registry: HealthRegistry, name: string): PostStartHook {
   let done = false;
-  registry.add({ name: `poststarthook/${name}`, check: () => (done ? null : 'not finished') });
+  registry.add({ name: `poststarthook/${name}`, bootSequence: true, check: () => (done ? null : 'not finished') });
   return {
     complete: () => {
       done = true;
@@ -79,6 +83,8 @@ export interface DefaultChecksOptions {
   etcdReadiness?: HealthCheckFn;
   /** The log check; defaults to one that never fails (no flush function to watch). */
   log?: HealthCheck;
+  /** Shutdown has been initiated (fails the readyz `shutdown` check). */
+  shutdownInitiated?: () => boolean;
 }
 
 export interface DefaultChecks {
@@ -90,7 +96,7 @@ export interface DefaultChecks {
 
 /** Registers ping, log, etcd, etcd-readiness and shutdown in upstream's order. */
 export function registerDefaultChecks(registry: HealthRegistry, opts: DefaultChecksOptions): DefaultChecks {
-  const shutdown = createShutdownCheck();
+  const shutdown = createShutdownCheck(opts.shutdownInitiated);
   registry.add(pingCheck);
   registry.add(opts.log ?? { name: 'log', check: () => null });
   registry.add({ name: 'etcd', group: 'etcd', check: opts.etcd });

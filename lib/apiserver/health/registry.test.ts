@@ -168,14 +168,29 @@ describe('check functions', () => {
     expect(await reg.handleHealth('readyz', 'slow', {})).toMatchObject({ status: 500, body: 'internal server error: timed out after 20ms\n' });
   });
 
-  test('livez grace period: checks pass until it has elapsed; readyz is not affected', async () => {
+  test('livez grace period: boot-sequence checks pass on /livez until it has elapsed; other checks and endpoints are not delayed', async () => {
     let t = 1000;
     const reg = new HealthRegistry({ now: () => t, livezGracePeriodMs: 500 });
-    reg.add({ name: 'etcd', check: () => 'down' });
-    expect((await reg.handleHealth('livez', '', {})).status).toBe(200);
-    expect((await reg.handleHealth('livez', 'etcd', {})).status).toBe(200);
+    reg.add({ name: 'poststarthook/slow', bootSequence: true, check: () => 'not finished' });
+    expect(await reg.handleHealth('livez', '', {})).toMatchObject({ status: 200, body: 'ok' });
+    expect((await reg.handleHealth('livez', 'poststarthook/slow', {})).status).toBe(200);
     expect((await reg.handleHealth('readyz', '', {})).status).toBe(500);
-    t = 1500;
+    expect((await reg.handleHealth('healthz', '', {})).status).toBe(500);
+    t = 1500; // upstream: the check runs once the clock is after start + grace
+    expect((await reg.handleHealth('livez', '', {})).status).toBe(200);
+    t = 1501;
+    expect((await reg.handleHealth('livez', '', {})).body).toBe('[-]poststarthook/slow failed: reason withheld\nlivez check failed\n');
+  });
+
+  test('livez grace period does not hide a failing non-boot check', async () => {
+    const reg = new HealthRegistry({ now: () => 0, livezGracePeriodMs: 60_000 });
+    reg.add({ name: 'etcd', check: () => 'down' });
+    expect((await reg.handleHealth('livez', 'etcd', {})).status).toBe(500);
+  });
+
+  test('no grace period: a boot-sequence check fails /livez at once', async () => {
+    const reg = new HealthRegistry({ now: () => 0 });
+    reg.add({ name: 'poststarthook/slow', bootSequence: true, check: () => 'not finished' });
     expect((await reg.handleHealth('livez', '', {})).status).toBe(500);
   });
 

@@ -21,6 +21,8 @@ export interface HealthCheck {
   group?: string;
   /** Listed after every check without this flag (upstream's shutdown check comes last). */
   last?: boolean;
+  /** A boot-sequence check (post-start hook): /livez passes it during the livez grace period. */
+  bootSequence?: boolean;
 }
 
 export interface HealthResponse {
@@ -35,7 +37,11 @@ export type HealthQuery = URLSearchParams | Record<string, string | readonly str
 export interface HealthRegistryOptions {
   /** Milliseconds clock (injected for tests). */
   now?: () => number;
-  /** livez checks report ok until this long after `startedAt` (upstream --livez-grace-period; default 0). */
+  /**
+   * Boot-sequence checks (post-start hooks) report ok on /livez until this long after `startedAt`
+   * (upstream --livez-grace-period, default 0): a slow start does not get the server restarted.
+   * Other checks (etcd, log) and /readyz, /healthz are never delayed.
+   */
   livezGracePeriodMs?: number;
   startedAt?: number;
   /** A check that has not answered after this long fails (`timed out after <n>ms`). 0 disables. */
@@ -86,7 +92,8 @@ export class HealthRegistry {
 
   /** Runs one check: the failure reason, or null when healthy. */
   async run(endpoint: HealthEndpoint, check: HealthCheck): Promise<string | null> {
-    if (endpoint === 'livez' && this.now() < this.startedAt + this.graceMs) return null;
+    // Upstream's delayedLivezCheck: skipped until the clock is after start + grace.
+    if (endpoint === 'livez' && check.bootSequence && this.graceMs > 0 && this.now() <= this.startedAt + this.graceMs) return null;
     let timer: NodeJS.Timeout | undefined;
     try {
       const outcome = Promise.resolve().then(check.check);

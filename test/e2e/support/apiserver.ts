@@ -56,7 +56,8 @@ export class ApiServerProcess {
     return this.output;
   }
 
-  async start(): Promise<void> {
+  /** Starts and waits until `until` answers (default: /readyz 200); any status counts when ok is omitted. */
+  async start(until: { path: string; ok?: (status: number) => boolean } = { path: '/readyz', ok: (st) => st === 200 }): Promise<void> {
     const args = [
       join(repoRoot, 'bin/svc-apiserver'),
       `--etcd-servers=${this.etcdEndpoint}`,
@@ -81,8 +82,8 @@ export class ApiServerProcess {
       if (child.exitCode !== null) throw new Error(`svc-apiserver exited with ${child.exitCode}:\n${this.output}`);
       try {
         this.loadCredentials();
-        const r = await this.request('GET', '/readyz');
-        if (r.status === 200) return;
+        const r = await this.request('GET', until.path);
+        if (until.ok ? until.ok(r.status) : r.status > 0) return;
       } catch {
         // not up yet
       }
@@ -111,6 +112,20 @@ export class ApiServerProcess {
       child.once('exit', () => res());
       child.kill(signal);
     });
+  }
+
+  /** Sends a signal without waiting; the promise is the process's exit code (null when killed by a signal). */
+  signal(signal: NodeJS.Signals): Promise<number | null> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return Promise.resolve(child?.exitCode ?? null);
+    const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+    child.kill(signal);
+    return exited;
+  }
+
+  /** Client options for a raw request as the admin (a fresh connection each time). */
+  adminTls(): { ca: string; cert: string; key: string } {
+    return { ca: this.ca, ...this.admin };
   }
 
   request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {

@@ -65,14 +65,13 @@ function contentType(c: FuzzCase): string {
 /**
  * 500s upstream answers on purpose, with the error text and no reason: strategic merge errors it
  * passes through unmapped (interpretStrategicMergePatchError's default branch, e.g. a list item
- * without its merge key), and a create carrying metadata.resourceVersion (errors.md §3).
+ * without its merge key). A create carrying metadata.resourceVersion is a 400 here (design.md).
  */
 export function isUpstreamInternalError(c: FuzzCase, o: Outcome): boolean {
   if (o.status !== 500) return false;
   const s = statusOf(o);
   if (typeof s === 'string' || s.kind !== 'Status' || s.code !== 500 || 'reason' in s) return false;
-  if (c.method === 'PATCH' && contentType(c).startsWith('application/strategic-merge-patch+json')) return true;
-  return c.method === 'POST' && s.message === 'resourceVersion should not be set on objects to be created';
+  return c.method === 'PATCH' && contentType(c).startsWith('application/strategic-merge-patch+json');
 }
 
 /** What is wrong with this response, or null. */

@@ -1,0 +1,74 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { FeatureGates } from '../api/featureGates';
+import type { Authenticator } from '../auth';
+import { errors } from '../machinery/errors';
+import { createDispatcher, unauthenticatedLogUser } from './dispatch';
+import { ApiServerMetrics } from './metrics';
+import { ResourceTable } from './resourceTable';
+
+/** A dispatcher over no resources whose /version answers 200; the request log is captured. */
+async function serve(anonymousEnabled: boolean) {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+      cb();
+    },
+  });
+  const authenticator: Authenticator = {
+    authenticate: async (req) => {
+      const auth = req.headers.authorization;
+      if (auth === 'Bearer good') return { name: 'alice', groups: ['system:authenticated'] };
+      if (auth) throw errors.unauthorized();
+      return null;
+    },
+  };
+  const dispatch = createDispatcher({
+    resources: new ResourceTable([]),
+    authenticator,
+    authorizer: { authorize: () => ({ decision: 'allow', reason: '' }) },
+    anonymousEnabled,
+    nonResource: async (_req, res) => {
+      res.end('ok');
+    },
+    metrics: new ApiServerMetrics(),
+    features: FeatureGates.parse(''),
+    log: pino({}, sink),
+    maxRequestBodyBytes: 1 << 20,
+    requestTimeoutMs: 60_000,
+  });
+  const server = http.createServer(dispatch);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const get = (authorization?: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const { port } = server.address() as AddressInfo;
+      http
+        .get({ port, host: '127.0.0.1', path: '/version', agent: false, headers: authorization ? { authorization } : {} }, (r) => {
+          r.resume();
+          r.on('end', () => resolve(r.statusCode ?? 0));
+        })
+        .on('error', reject);
+    });
+  return { lines, get, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe('the request log line names the user', () => {
+  test.each<[string, boolean, string | undefined, number, string]>([
+    ['a rejected bearer token is not system:anonymous', true, 'Bearer bad', 401, unauthenticatedLogUser],
+    ['no credentials with anonymous disabled', false, undefined, 401, unauthenticatedLogUser],
+    ['no credentials with anonymous enabled', true, undefined, 200, 'system:anonymous'],
+    ['an authenticated user', true, 'Bearer good', 200, 'alice'],
+  ])('%s', async (_n, anonymous, authorization, code, user) => {
+    const s = await serve(anonymous);
+    try {
+      expect(await s.get(authorization)).toBe(code);
+      const line = s.lines.find((l) => l.msg === 'request');
+      expect(line).toMatchObject({ code, user, path: '/version' });
+    } finally {
+      await s.close();
+    }
+  });
+});

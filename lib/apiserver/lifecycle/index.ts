@@ -1,0 +1,8 @@
+// Public surface of the server lifecycle (graceful shutdown).
+export { ServerLifecycle } from './gracefulShutdown';
+export type { ShutdownOptions, ShutdownSteps } from './gracefulShutdown';
+export { LifecycleSignal, newLifecycleSignals } from './signals';
+export type { LifecycleSignals } from './signals';
+export { RequestWaitGroup } from './waitGroup';
+export { minWatchDrainQPS, realSleep, WatchTracker } from './watchDrain';
+export type { DrainResult, Sleep, WatchHandle } from './watchDrain';
