@@ -40,11 +40,11 @@ lint: deps
 unit: deps
 	npx jest --selectProjects unit
 
-e2e: build etcd
+e2e: build etcd etcd34
 	npx jest --selectProjects e2e
 
 # Everything CI runs: types, dependency direction, unit and e2e tests (results in .jest-results.json).
-test: build etcd typecheck lint
+test: build etcd etcd34 typecheck lint
 	npx jest --json --outputFile=.jest-results.json
 
 run: build etcd
