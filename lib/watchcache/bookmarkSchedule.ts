@@ -74,13 +74,16 @@ export class BookmarkSchedule {
     this.buckets.clear();
   }
 
-  /** Sleeps until the earliest bucket is due, but never less than upstream's jittered tick. */
+  /**
+   * Upstream ticks every 1–1.25 s for good; this sleeps until the earliest bucket is due (plus
+   * the same jitter, so caches do not fire in step), never less than one jittered tick.
+   */
   private arm(): void {
     if (this.timer || this.stopped || this.buckets.size === 0) return;
     let earliest = Infinity;
     for (const b of this.buckets.keys()) if (b < earliest) earliest = b;
-    const jittered = tickMs * (1 + tickJitter * this.random());
-    const delay = Math.max(jittered, this.createdAt + earliest * bucketMs - this.now());
+    const jitter = tickMs * tickJitter * this.random();
+    const delay = Math.max(tickMs + jitter, this.createdAt + earliest * bucketMs - this.now() + jitter);
     this.timer = this.setTimer(() => {
       this.timer = undefined;
       this.tick();

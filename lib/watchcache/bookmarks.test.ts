@@ -140,6 +140,20 @@ describe('periodic bookmarks from the cache', () => {
     w.close();
   });
 
+  test('one timer serves every watcher of the cache, whatever the jitter', async () => {
+    const f = await setup({ random: () => 1 }); // the jittered tick at its longest
+    const start = (await f.cache.currentRevision()) + 1;
+    const ws = Array.from({ length: 50 }, (_, i) => recordWatch(f.cache, P, { startRevision: start, progressNotify: true, timeoutMs: 5000 + i * 1000 }));
+    expect(f.clock.timers).toBe(1);
+    const a = await f.cache.create(P + 'a', enc('1'));
+    await advance(f, 2 * 60_000);
+    for (const w of ws) {
+      expect(w.progress.length).toBeGreaterThan(0);
+      expect(new Set(w.progress)).toEqual(new Set([a.modRevision]));
+      w.close();
+    }
+  });
+
   test('no periodic bookmark without progressNotify', async () => {
     const f = await setup();
     const start = (await f.cache.currentRevision()) + 1;
