@@ -40,7 +40,7 @@ lint: deps
 unit: deps
 	npx jest --selectProjects unit
 
-e2e: build etcd
+e2e: build etcd etcd34
 	npx jest --selectProjects e2e
 
 # The watch cache and the watch e2e tests once more on Debian bookworm's etcd 3.4.23, which still

@@ -57,6 +57,12 @@ export interface WatchOptions {
   prefix?: boolean;
   /** Request periodic progress notifications (revision advances while idle). */
   progressNotify?: boolean;
+  /**
+   * The consumer ends the watch after this many milliseconds (the API's timeoutSeconds). A
+   * store that schedules progress notifications itself may send one shortly before (the watch
+   * cache: 2 s before, as upstream's cacher); the store does not end the watch.
+   */
+  timeoutMs?: number;
 }
 
 /**

@@ -7,6 +7,7 @@ import { FieldSelector } from '../machinery/fieldSelector';
 import { builtinStrategies } from './builtin';
 import { listObjects } from './list';
 import { everything, selectionPredicate } from './predicate';
+import { FakeClock } from '../watchcache/testing/fakeClock';
 import { createStores, systemContext } from './stores';
 import type { GenericStore } from './store';
 import { watchObjects, ApiWatchEvent } from './watch';
@@ -165,7 +166,7 @@ describe('watchObjects through the watch cache', () => {
       ),
     );
     await store.create(systemContext(), { metadata: { name: 'shared' } });
-    storage.requestProgress();
+    store.storage.requestProgress(); // the cache answers at its revision
     for (let i = 0; i < 50 && !got.every((g) => g.some((e) => e.type === 'BOOKMARK')); i++) await new Promise((r) => setTimeout(r, 10));
     watches.forEach((w) => w.stop());
     await Promise.all(cached.map((s) => s.cache?.close()));
@@ -177,5 +178,32 @@ describe('watchObjects through the watch cache', () => {
     }
     // One decode serves both watchers.
     expect(got[0][0].object).toBe(got[1][0].object);
+  });
+});
+
+describe('periodic bookmarks through the watch cache', () => {
+  test('a watch whose label selector hides a write gets a BOOKMARK at the newer revision before its timeout', async () => {
+    const clock = new FakeClock();
+    const storage = new MemoryStorage();
+    const cached = createStores(storage, builtinStrategies, '/registry', { cacheOptions: { now: clock.now, setTimer: clock.setTimer } });
+    await Promise.all(cached.map((s) => s.cache?.start()));
+    const namespaces = cached.find((s) => s.resource.resource === 'namespaces')!;
+    const pred = selectionPredicate(parseLabelSelector('app=shown'), FieldSelector.everything(), (o) => namespaces.strategy.selectableFields(o));
+    const got: ApiWatchEvent[] = [];
+    const w = await watchObjects(
+      namespaces,
+      { namespace: '', predicate: pred, allowBookmarks: true, startNow: true, timeoutMs: 5000 },
+      { send: (e) => got.push(...e) > 0, onDrain: () => undefined, end: () => undefined },
+    );
+    const hidden = await namespaces.create(systemContext(), { metadata: { name: 'hidden', labels: { app: 'other' } } });
+    for (let i = 0; i < 16; i++) {
+      clock.advance(250);
+      await new Promise((r) => setImmediate(r));
+    }
+    w.stop();
+    await Promise.all(cached.map((s) => s.cache?.close()));
+    expect(got.length).toBeGreaterThan(0);
+    expect(got.every((e) => e.type === 'BOOKMARK')).toBe(true);
+    expect((got[0].object as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe((hidden as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
   });
 });

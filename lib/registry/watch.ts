@@ -34,6 +34,8 @@ export interface WatchRequest {
   initialConsistency?: 'mostRecent' | 'any';
   /** Send BOOKMARK events as progress is known (allowWatchBookmarks). */
   allowBookmarks?: boolean;
+  /** The watch ends after this long (timeoutSeconds): the cache's last bookmark comes 2 s before. */
+  timeoutMs?: number;
   predicate: SelectionPredicate;
 }
 
@@ -72,7 +74,6 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
 
   let stopped = false;
   let lastRevision = startRevision - 1;
-  let lastBookmark = 0;
   let w: Watch | CacheWatch | undefined;
   const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.decodeForWatch(key, value, rev);
   const tombstone = (key: string, rev: number): ApiObject => corruptTombstone(store, key, rev);
@@ -88,7 +89,7 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
 
   w = store.storage.watch(
     prefix,
-    { startRevision, prefix: isPrefix, progressNotify: req.allowBookmarks },
+    { startRevision, prefix: isPrefix, progressNotify: req.allowBookmarks, timeoutMs: req.timeoutMs },
     {
       onEvents(events: StorageEvent[]): void {
         if (stopped) return;
@@ -108,9 +109,10 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
         deliver(out);
       },
       onProgress(revision: number): void {
-        // Everything up to revision has been delivered: a bookmark may say so.
-        if (stopped || !req.allowBookmarks || revision < lastRevision || revision <= lastBookmark) return;
-        lastRevision = lastBookmark = revision;
+        // Everything up to revision has been delivered: a bookmark may say so. Like upstream, a
+        // periodic bookmark repeats an unchanged revision rather than staying silent.
+        if (stopped || !req.allowBookmarks || revision < lastRevision) return;
+        lastRevision = revision;
         deliver([bookmark(store, revision, false)]);
       },
       onError(err: Error): void {

@@ -2,19 +2,24 @@
 // copy of the events: an idle or caught-up watcher costs a few fields. Live events reach it on
 // the cache's delivery path; a replay from an older revision is delivered on a microtask, in
 // batches, so watch() returns first and close() before delivery means no handler call.
+// A periodic bookmark (bookmarkSchedule.ts) reaches it as a progress notification at the cache's
+// revision, delivered after every event up to that revision.
 import type { WatchEvent, WatchHandlers } from '../etcd/storage';
 import { deliver, reportError } from '../etcd/watchHandlers';
+import type { BookmarkTarget } from './bookmarkSchedule';
 import type { CacheWatch, WatcherLimits } from './cacheWatch';
 import { WatcherTooSlowError } from './errors';
 import type { EventWindow, WindowEntry } from './eventWindow';
 
 export interface WatcherHost {
   readonly window: EventWindow;
+  /** The revision the cache has seen every event up to (events and store progress). */
+  readonly cacheRevision: number;
   removeWatcher(w: CacheWatcher): void;
   watcherTerminated(reason: string): void;
 }
 
-export class CacheWatcher implements CacheWatch {
+export class CacheWatcher implements CacheWatch, BookmarkTarget {
   /** Seq of the next window entry to look at. */
   private cursor: number;
   /** Entries from this seq on arrived after the watch started: only they count as pending. */
@@ -35,6 +40,8 @@ export class CacheWatcher implements CacheWatch {
     private readonly handlers: WatchHandlers,
     private readonly limits: WatcherLimits,
     cursor: number,
+    /** When the consumer ends the watch (for the bookmark 2 s before it). */
+    readonly deadline?: number,
   ) {
     this.cursor = cursor;
     this.liveFromSeq = host.window.headSeq;
@@ -75,6 +82,15 @@ export class CacheWatcher implements CacheWatch {
     if (this.closed) return;
     if (revision > this.pendingProgress) this.pendingProgress = revision;
     if (!this.paused && !this.scheduled) this.drain();
+  }
+
+  /**
+   * The periodic bookmark is due: upstream sends it at the cache's revision when that is newer
+   * than the watch's resourceVersion (startRevision - 1), whether or not any event matched.
+   */
+  bookmarkDue(): void {
+    const revision = this.host.cacheRevision;
+    if (revision >= this.startRevision) this.onProgress(revision);
   }
 
   /** The window is about to drop these entries (oldest first). */

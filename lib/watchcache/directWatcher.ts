@@ -1,17 +1,24 @@
 // A watch the window cannot serve (a start revision older than the window, a key outside the
 // cache's prefix, or the cache not ready yet): a dedicated watch on the underlying store behind
 // the same flow control as a window watcher — a bounded queue while paused, WatcherTooSlowError
-// beyond it.
+// beyond it. Its periodic bookmark (bookmarkSchedule.ts) carries the revision its own watch
+// has delivered everything up to (its last event, or the store's progress notification): the
+// cache's newer revision could overtake events this watch has not received yet.
 import type { Storage, Watch, WatchEvent, WatchHandlers, WatchOptions } from '../etcd/storage';
 import { deliver, reportError } from '../etcd/watchHandlers';
+import type { BookmarkTarget } from './bookmarkSchedule';
 import type { CacheWatch, WatcherLimits } from './cacheWatch';
 import { WatcherTooSlowError } from './errors';
 import { eventBytes } from './eventWindow';
 
 type Item = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'progress'; revision: number } | { kind: 'error'; err: Error };
 
-export class DirectWatcher implements CacheWatch {
+export class DirectWatcher implements CacheWatch, BookmarkTarget {
   private queue: Item[] = [];
+  /** Every event of this watch up to this revision has been handed to push(). */
+  private seenRevision = 0;
+  /** Bookmarks only above the watch's resourceVersion (startRevision - 1), as upstream. */
+  private readonly startRevision: number;
   private pendingEvents = 0;
   private pendingBytes = 0;
   private paused = false;
@@ -27,16 +34,32 @@ export class DirectWatcher implements CacheWatch {
     private readonly limits: WatcherLimits,
     private readonly onEnd: (w: DirectWatcher) => void,
     private readonly onTerminated: (reason: string) => void,
+    /** When the consumer ends the watch (for the bookmark 2 s before it). */
+    readonly deadline?: number,
   ) {
+    this.startRevision = opts.startRevision ?? 1;
     this.inner = underlying.watch(key, opts, {
       onEvents: (events) => {
         let bytes = 0;
         for (const e of events) bytes += eventBytes(e);
+        if (events.length > 0) this.seen(events[events.length - 1].modRevision);
         this.push({ kind: 'events', events, bytes });
       },
-      onProgress: (revision) => this.push({ kind: 'progress', revision }),
+      onProgress: (revision) => {
+        this.seen(revision);
+        this.push({ kind: 'progress', revision });
+      },
       onError: (err) => this.push({ kind: 'error', err }),
     });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The periodic bookmark is due: queued behind every event already received. */
+  bookmarkDue(): void {
+    if (this.seenRevision >= this.startRevision) this.push({ kind: 'progress', revision: this.seenRevision });
   }
 
   pause(): void {
@@ -55,6 +78,10 @@ export class DirectWatcher implements CacheWatch {
     this.queue = [];
     this.inner.close();
     this.onEnd(this);
+  }
+
+  private seen(revision: number): void {
+    if (revision > this.seenRevision) this.seenRevision = revision;
   }
 
   private push(item: Item): void {

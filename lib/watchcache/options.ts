@@ -1,5 +1,6 @@
 // Options of a WatchCache: sizes, time limits, clock and metrics callbacks (no prom-client here).
 import type { Storage } from '../etcd/storage';
+import type { SetTimer } from './bookmarkSchedule';
 
 /** Metric callbacks; lib/watchcache never imports a metrics library. */
 export interface WatchCacheMetrics {
@@ -58,8 +59,12 @@ export interface WatchCacheOptions {
    * the cache has not reached is answered by the store instead of waiting.
    */
   progressRequestsOrdered?: boolean;
-  /** Clock for window ages; default Date.now. */
+  /** Clock for window ages and bookmark times; default Date.now. */
   now?: () => number;
+  /** Timers on the same clock (the periodic-bookmark schedule); default an unref'd setTimeout. */
+  setTimer?: SetTimer;
+  /** Jitter source of the bookmark schedule; default Math.random. */
+  random?: () => number;
   metrics?: WatchCacheMetrics;
 }
 
@@ -77,10 +82,12 @@ export interface ResolvedOptions {
   copyValues: boolean;
   progressRequestsOrdered: boolean;
   now: () => number;
+  setTimer: SetTimer;
+  random: () => number;
   metrics: WatchCacheMetrics;
 }
 
-export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
   windowMinEvents: 100,
   windowMaxEvents: 102_400,
   windowMaxBytes: 256 * 1024 * 1024,
@@ -114,8 +121,17 @@ export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
     copyValues: opts.copyValues ?? true,
     progressRequestsOrdered: opts.progressRequestsOrdered ?? true,
     now: opts.now ?? Date.now,
+    setTimer: opts.setTimer ?? unrefTimer,
+    random: opts.random ?? Math.random,
     metrics: opts.metrics ?? {},
   };
   if (r.windowMinEvents > r.windowMaxEvents) throw new RangeError('windowMinEvents exceeds windowMaxEvents');
   return r;
+}
+
+/** A timer that does not keep the process alive. */
+function unrefTimer(callback: () => void, ms: number): { cancel(): void } {
+  const t = setTimeout(callback, ms);
+  t.unref();
+  return { cancel: () => clearTimeout(t) };
 }

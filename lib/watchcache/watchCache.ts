@@ -13,6 +13,12 @@
 // Watches: from the window when it holds every event from the start revision on; from a
 // dedicated underlying watch when the revision is older than the window (the store then serves
 // it, or answers CompactedError); each watcher is flow-controlled and bounded (cacheWatch.ts).
+// A watch with progressNotify gets upstream's periodic bookmark (about every minute and 2 s
+// before its timeoutMs) from one schedule per cache, at the cache's revision: it needs no
+// progress request to the store, so it works on etcd whose progress replies are unordered.
+// Progress notifications of the cache's own store watch only move the cache's revision (as
+// upstream, storage-layer bookmarks are not passed on); a requestProgress() on the cache is
+// answered to its watchers at the cache's revision.
 //
 // When the underlying watch fails for good (etcd3 resumes by itself; it fails on compaction),
 // the cache ends its watchers (so their clients re-list) and lists the prefix again.
@@ -32,6 +38,7 @@ import {
   WatchHandlers,
   WatchOptions,
 } from '../etcd/storage';
+import { BookmarkSchedule } from './bookmarkSchedule';
 import type { CacheWatch, WatcherLimits } from './cacheWatch';
 import { CacheWatcher, WatcherHost } from './cacheWatcher';
 import { DirectWatcher } from './directWatcher';
@@ -97,6 +104,7 @@ export class WatchCache implements Storage, WatcherHost {
   private source: Watch | undefined;
   private readonly watchers = new Set<CacheWatcher>();
   private readonly direct = new Set<DirectWatcher>();
+  private readonly bookmarks: BookmarkSchedule;
   private readonly backoff = new Backoff(100, 2000);
   private retryTimer: NodeJS.Timeout | undefined;
   private started: Promise<void> | undefined;
@@ -117,7 +125,8 @@ export class WatchCache implements Storage, WatcherHost {
       { minEvents: this.o.windowMinEvents, maxEvents: this.o.windowMaxEvents, maxBytes: this.o.windowMaxBytes, retentionMs: this.o.windowRetentionMs },
       0,
     );
-    this.waiters = new RevisionWaiters(() => this.requestProgress(), this.o.progressRequestIntervalMs, () => this.revision);
+    this.waiters = new RevisionWaiters(() => this.requestStoreProgress(), this.o.progressRequestIntervalMs, () => this.revision);
+    this.bookmarks = new BookmarkSchedule(this.o.now, this.o.setTimer, this.o.random);
   }
 
   /**
@@ -241,8 +250,14 @@ export class WatchCache implements Storage, WatcherHost {
     return this.underlying.currentRevision();
   }
 
+  /**
+   * Storage's progress request: the cache's watchers are told its revision (everything up to it
+   * is in the window); dedicated watches hear from the store, which is asked when that is safe.
+   */
   requestProgress(): void {
-    if (!this.closed && this.o.progressRequestsOrdered) this.underlying.requestProgress();
+    if (this.closed) return;
+    this.requestStoreProgress();
+    for (const w of this.watchers) w.onProgress(this.revision);
   }
 
   // ---- watches ----
@@ -250,19 +265,21 @@ export class WatchCache implements Storage, WatcherHost {
   watch(key: string, opts: WatchOptions, handlers: WatchHandlers): CacheWatch {
     if (this.closed) return closedWatch;
     const prefix = opts.prefix ?? true;
-    if (!this.covers(key)) return this.directWatch(key, opts, handlers);
-    if (opts.startRevision) return this.watchFrom(key, prefix, opts.startRevision, opts, handlers);
+    // Fixed now, not when a lazy watch attaches: the consumer's clock started with this call.
+    const deadline = opts.timeoutMs === undefined ? undefined : this.o.now() + opts.timeoutMs;
+    if (!this.covers(key)) return this.directWatch(key, opts, handlers, deadline);
+    if (opts.startRevision) return this.watchFrom(key, prefix, opts.startRevision, opts, handlers, deadline);
     // "Changes after the current revision": the store's, not the cache's (which may lag a write
     // that just returned). Decided asynchronously; the handle works meanwhile.
     const lazy = new LazyWatch();
     this.underlying.currentRevision().then(
       (current) => {
         if (lazy.isClosed || this.closed) return;
-        lazy.attach(this.watchFrom(key, prefix, current + 1, opts, handlers));
+        lazy.attach(this.watchFrom(key, prefix, current + 1, opts, handlers, deadline));
       },
       () => {
         if (lazy.isClosed || this.closed) return;
-        lazy.attach(this.directWatch(key, opts, handlers));
+        lazy.attach(this.directWatch(key, opts, handlers, deadline));
       },
     );
     return lazy;
@@ -274,6 +291,7 @@ export class WatchCache implements Storage, WatcherHost {
     this.ready = false;
     this.generation++;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.bookmarks.stop();
     this.source?.close();
     this.source = undefined;
     for (const w of [...this.watchers]) w.close();
@@ -297,6 +315,10 @@ export class WatchCache implements Storage, WatcherHost {
   }
 
   // ---- internals ----
+
+  private requestStoreProgress(): void {
+    if (!this.closed && this.o.progressRequestsOrdered) this.underlying.requestProgress();
+  }
 
   private checkOpen(): void {
     if (this.closed) throw new UnavailableError('watch cache is closed', this.prefix);
@@ -356,17 +378,18 @@ export class WatchCache implements Storage, WatcherHost {
     return { kvs, revision, more: count > n, count };
   }
 
-  private watchFrom(key: string, prefix: boolean, startRevision: number, opts: WatchOptions, handlers: WatchHandlers): CacheWatch {
+  private watchFrom(key: string, prefix: boolean, startRevision: number, opts: WatchOptions, handlers: WatchHandlers, deadline: number | undefined): CacheWatch {
     if (!this.ready || !this.window.covers(startRevision)) {
-      return this.directWatch(key, { startRevision, prefix, progressNotify: opts.progressNotify }, handlers);
+      return this.directWatch(key, { startRevision, prefix, progressNotify: opts.progressNotify }, handlers, deadline);
     }
-    const w = new CacheWatcher(this, key, prefix, startRevision, handlers, this.limits, this.window.seqForRevision(startRevision));
+    const w = new CacheWatcher(this, key, prefix, startRevision, handlers, this.limits, this.window.seqForRevision(startRevision), deadline);
     this.watchers.add(w);
     this.o.metrics.onWatcherCount?.(this.watchers.size + this.direct.size);
+    if (opts.progressNotify) this.bookmarks.add(w);
     return w;
   }
 
-  private directWatch(key: string, opts: WatchOptions, handlers: WatchHandlers): CacheWatch {
+  private directWatch(key: string, opts: WatchOptions, handlers: WatchHandlers, deadline: number | undefined): CacheWatch {
     const w = new DirectWatcher(
       this.underlying,
       key,
@@ -377,9 +400,11 @@ export class WatchCache implements Storage, WatcherHost {
         if (this.direct.delete(d)) this.o.metrics.onWatcherCount?.(this.watchers.size + this.direct.size);
       },
       (reason) => this.watcherTerminated(reason),
+      deadline,
     );
     this.direct.add(w);
     this.o.metrics.onWatcherCount?.(this.watchers.size + this.direct.size);
+    if (opts.progressNotify) this.bookmarks.add(w);
     return w;
   }
 
@@ -496,12 +521,12 @@ export class WatchCache implements Storage, WatcherHost {
     return this.o.copyValues ? new Uint8Array(bytes) : bytes;
   }
 
+  /** The store's progress only moves the cache's revision; watchers hear of it at their next bookmark. */
   private progress(revision: number): void {
     if (revision > this.revision) {
       this.revision = revision;
       this.o.metrics.onRevision?.(revision);
     }
-    for (const w of this.watchers) w.onProgress(this.revision);
     this.waiters.advance(this.revision);
   }
 

@@ -20,9 +20,6 @@ function frame(e: ApiWatchEvent): string {
   return `{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`;
 }
 
-/** How often a watch asks for a progress notification so bookmarks flow while idle (~1 min upstream). */
-export const bookmarkIntervalMs = 60_000;
-
 export async function handleWatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const wq = watchRequestFromQuery(h);
@@ -35,7 +32,6 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     let ended = false;
     let timer: NodeJS.Timeout | undefined;
-    let progressTimer: NodeJS.Timeout | undefined;
     let watch: { stop(): void } | undefined;
     let tracked: { done(): void } | null | undefined;
     const end = (reason?: 'slow'): void => {
@@ -43,7 +39,6 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       ended = true;
       tracked?.done();
       if (timer) clearTimeout(timer);
-      if (progressTimer) clearInterval(progressTimer);
       watch?.stop();
       h.metrics.longRunning.dec(labels);
       if (reason === 'slow') {
@@ -83,7 +78,8 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
     h.req.on('close', () => end());
     res.on('close', () => end());
     h.metrics.longRunning.inc(labels);
-    watchObjects(store, wq.request, { send, onDrain: (resume) => res.once('drain', resume), end })
+    // Periodic bookmarks come from the storage (the watch cache's schedule), which needs the timeout.
+    watchObjects(store, { ...wq.request, timeoutMs: timeoutSeconds * 1000 }, { send, onDrain: (resume) => res.once('drain', resume), end })
       .then((w) => {
         watch = w;
         if (ended) {
@@ -92,7 +88,6 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
         }
         if (!res.headersSent) startStream();
         timer = setTimeout(() => end(), timeoutSeconds * 1000);
-        if (wq.allowWatchBookmarks) progressTimer = setInterval(() => store.storage.requestProgress(), bookmarkIntervalMs);
       })
       .catch((err) => {
         if (!ended) {

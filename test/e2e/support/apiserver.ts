@@ -166,8 +166,9 @@ export class ApiServerProcess {
     return new WatchStream(this, path);
   }
 
-  watchRequest(path: string, onLine: (line: string) => void, onEnd: () => void): ClientRequest {
+  watchRequest(path: string, onLine: (line: string) => void, onEnd: () => void, onResponse?: (status: number) => void): ClientRequest {
     const req = https.request(`${this.url}${path}`, { method: 'GET', ca: this.ca, ...this.admin }, (r) => {
+      onResponse?.(r.statusCode ?? 0);
       let buf = '';
       r.on('data', (c: Buffer) => {
         buf += c.toString('utf8');
@@ -210,6 +211,8 @@ export interface WatchEventLine {
 export class WatchStream {
   readonly events: WatchEventLine[] = [];
   ended = false;
+  /** The response's status once its headers arrived (the server flushes them when the watch runs). */
+  status: number | undefined;
   private readonly req: ClientRequest;
   constructor(server: ApiServerProcess, path: string) {
     this.req = server.watchRequest(
@@ -218,6 +221,7 @@ export class WatchStream {
       () => {
         this.ended = true;
       },
+      (status) => (this.status = status),
     );
   }
   async waitFor(pred: (events: WatchEventLine[]) => boolean, timeoutMs = 10_000): Promise<WatchEventLine[]> {
@@ -241,9 +245,9 @@ export interface TestCluster {
 }
 
 /** etcd plus one apiserver in a temp dir; stop() removes everything. */
-export async function startCluster(extraArgs: string[] = []): Promise<TestCluster> {
+export async function startCluster(extraArgs: string[] = [], opts: { etcdBinary?: string } = {}): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
-  const etcd = await startEtcd();
+  const etcd = await startEtcd({ binary: opts.etcdBinary });
   const apiserver = new ApiServerProcess(dir, await freePort(), etcd.endpoint, extraArgs);
   try {
     await apiserver.start();
