@@ -58,7 +58,6 @@ export interface ApiServer {
   metrics: ApiServerMetrics;
   /** Runs post-start hooks; their health checks pass once each finishes. */
   startHooks(): Promise<void>;
-  beginShutdown(): void;
   close(): Promise<void>;
 }
 
@@ -134,7 +133,6 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
         }),
       );
     },
-    beginShutdown: () => defaults.beginShutdown(),
     async close(): Promise<void> {
       metrics.registry.clear();
     },
