@@ -6,6 +6,7 @@ import { FeatureGates } from '../api/featureGates';
 import type { Authenticator } from '../auth';
 import { errors } from '../machinery/errors';
 import { createDispatcher, unauthenticatedLogUser } from './dispatch';
+import { ServerLifecycle } from './lifecycle';
 import { ApiServerMetrics } from './metrics';
 import { ResourceTable } from './resourceTable';
 
@@ -71,4 +72,46 @@ describe('the request log line names the user', () => {
       await s.close();
     }
   });
+});
+
+test('a request answered by the request timeout no longer holds the shutdown drain', async () => {
+  const lifecycle = new ServerLifecycle({ shutdownDelayMs: 0, sendRetryAfter: false, watchTerminationGraceMs: 0 });
+  let entered!: () => void;
+  const handlerEntered = new Promise<void>((r) => (entered = r));
+  const dispatch = createDispatcher({
+    resources: new ResourceTable([]),
+    authenticator: { authenticate: async () => ({ name: 'alice', groups: ['system:authenticated'] }) },
+    authorizer: { authorize: () => ({ decision: 'allow', reason: '' }) },
+    anonymousEnabled: false,
+    // A handler that never finishes, like one reading a body the client stopped sending.
+    nonResource: () => {
+      entered();
+      return new Promise<void>(() => undefined);
+    },
+    metrics: new ApiServerMetrics(),
+    features: FeatureGates.parse(''),
+    log: pino({ level: 'silent' }),
+    maxRequestBodyBytes: 1 << 20,
+    requestTimeoutMs: 60_000,
+    lifecycle,
+  });
+  const server = http.createServer(dispatch);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const status = new Promise<number>((resolve, reject) => {
+      http.get({ port, host: '127.0.0.1', path: '/version?timeout=50ms', agent: false }, (r) => {
+        r.resume();
+        resolve(r.statusCode ?? 0);
+      }).on('error', reject);
+    });
+    await handlerEntered;
+    expect(lifecycle.nonLongRunning.count).toBe(1);
+    expect(await status).toBe(504);
+    expect(lifecycle.nonLongRunning.count).toBe(0);
+    await lifecycle.nonLongRunning.wait(); // resolves: nothing in flight is counted
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 });

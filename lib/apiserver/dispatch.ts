@@ -149,7 +149,12 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     if (decision.decision !== 'allow') throw forbiddenFor(attrs, decision.reason);
     if (info.verb !== 'watch') {
       const deadline = requestDeadlineMs(query, cfg.requestTimeoutMs);
-      disarmTimeout = armRequestTimeout(res, deadline, () => writeError(req, res, timeoutError(), output, { compression: false }));
+      disarmTimeout = armRequestTimeout(res, deadline, () => {
+        writeError(req, res, timeoutError(), output, { compression: false });
+        // Answered: shutdown stops waiting for it, as upstream's wait group wraps the timeout
+        // filter (a handler stuck on a stalled body would otherwise hold the drain forever).
+        release();
+      });
     }
     if (!info.isResourceRequest) {
       await cfg.nonResource(req, res, info, query, user);

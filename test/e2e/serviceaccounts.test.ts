@@ -73,7 +73,7 @@ describe('serviceaccounts', () => {
     ['bad name', 'POST', '/api/v1/namespaces/team/serviceaccounts', sa('Bad_Name'), 422, 'Invalid'],
     ['namespace mismatch', 'POST', '/api/v1/namespaces/team/serviceaccounts', { ...(sa('x') as object), metadata: { name: 'x', namespace: 'other' } }, 400, 'BadRequest'],
     ['missing namespace', 'POST', '/api/v1/namespaces/nowhere/serviceaccounts', sa('x'), 404, 'NotFound'],
-    ['resourceVersion on create', 'POST', '/api/v1/namespaces/team/serviceaccounts', { ...(sa('rv') as object), metadata: { name: 'rv', resourceVersion: '5' } }, 500, undefined],
+    ['resourceVersion on create', 'POST', '/api/v1/namespaces/team/serviceaccounts', { ...(sa('rv') as object), metadata: { name: 'rv', resourceVersion: '5' } }, 400, 'BadRequest'],
     ['wrong kind', 'POST', '/api/v1/namespaces/team/serviceaccounts', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'k' } }, 400, 'BadRequest'],
     ['malformed JSON', 'POST', '/api/v1/namespaces/team/serviceaccounts', '{"metadata": ', 400, 'BadRequest'],
     ['dryRun=foo', 'POST', '/api/v1/namespaces/team/serviceaccounts?dryRun=foo', sa('x'), 422, 'Invalid'],
