@@ -80,6 +80,16 @@ export class FieldSet {
     return FieldSet.of(combine(this.root, other.root, (a, b) => a && !b, true));
   }
 
+  /** Members none of whose prefixes (themselves included) is in prefixes (upstream's RecursiveDifference). */
+  withoutPrefixes(prefixes: FieldSet): FieldSet {
+    const out = new FieldSet();
+    this.iterate((p) => {
+      for (let i = 1; i <= p.length; i++) if (prefixes.has(p.slice(0, i))) return;
+      out.insert(p);
+    });
+    return out;
+  }
+
   /** Members with no member below them (upstream's Leaves). */
   leaves(): FieldSet {
     const out = new FieldSet();

@@ -26,6 +26,7 @@ function validateNamespace(ns: Namespace): FieldError[] {
 }
 
 const statusStrategy: UpdateStrategy<Namespace> = {
+  resetFields: [['spec']],
   prepareForUpdate(_ctx, obj, old) {
     if (old.spec === undefined) delete obj.spec;
     else obj.spec = structuredClone(old.spec);
@@ -43,6 +44,7 @@ const statusStrategy: UpdateStrategy<Namespace> = {
 };
 
 const finalizeStrategy: UpdateStrategy<Namespace> = {
+  resetFields: [['status']],
   prepareForUpdate(_ctx, obj, old) {
     if (old.status === undefined) delete obj.status;
     else obj.status = structuredClone(old.status);
@@ -68,6 +70,7 @@ export const namespaceStrategy: Strategy<Namespace> = {
   validate(_ctx, obj) {
     return validateNamespace(obj);
   },
+  resetFields: [['status']],
   prepareForUpdate(_ctx, obj, old) {
     const finalizers = old.spec?.finalizers;
     if (finalizers === undefined) {
