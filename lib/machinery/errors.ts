@@ -129,6 +129,10 @@ export const errors = {
   routeMethodNotAllowed(): ApiError {
     return failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
   },
+  /** Upstream's NewApplyConflict: 409 Conflict whose details carry only the causes. */
+  applyConflict(message: string, causes: StatusCause[]): ApiError {
+    return failure(409, 'Conflict', message, { causes });
+  },
   badRequest(message: string): ApiError {
     return failure(400, 'BadRequest', message);
   },

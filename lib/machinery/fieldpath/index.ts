@@ -4,3 +4,4 @@ export * from './fieldsV1';
 export * from './fieldSetOf';
 export * from './compare';
 export { nodeKind, listItemElement, rootField } from './schemaWalk';
+export { mergeObjects, removeItems, withNamedParents } from './merge';

@@ -1,2 +1,3 @@
 export * from './managed';
 export * from './recordUpdate';
+export * from './apply';
