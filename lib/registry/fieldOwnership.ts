@@ -4,6 +4,7 @@
 import type { ApiObject, ResourceInfo } from '../api';
 import type { ManagedFieldsEntry } from '../api/meta';
 import type { JsonObject } from '../machinery/jsonValue';
+import type { WriteScope } from '../machinery/managedFields';
 import { recordUpdate, resetFieldSet } from '../machinery/managedFields';
 import type { RequestContext, UpdateStrategy } from './strategy';
 import { formatTime } from './systemFields';
@@ -11,24 +12,33 @@ import { formatTime } from './systemFields';
 /** What to store as metadata.managedFields: computed, or 'keep' for in-process writes. */
 export type Ownership = { entries: ManagedFieldsEntry[] | undefined } | 'keep';
 
+/** How ownership is recorded for a write through this endpoint. */
+export function ownershipScope(ctx: RequestContext, resource: ResourceInfo, strategy: UpdateStrategy): WriteScope {
+  return {
+    schema: resource.schema,
+    apiVersion: resource.group ? `${resource.group}/${resource.version}` : resource.version,
+    manager: ctx.fieldManager || 'unknown',
+    subresource: ctx.subresource,
+    resetFields: resetFieldSet(strategy.resetFields),
+    now: formatTime(ctx.now()),
+  };
+}
+
+/**
+ * applied: the object comes from server-side apply, which already computed its managedFields
+ * (upstream's field manager runs Apply instead of Update for it).
+ */
 export function recordOwnership(
   ctx: RequestContext,
   resource: ResourceInfo,
   strategy: UpdateStrategy,
   old: ApiObject | null,
   obj: ApiObject,
+  applied = false,
 ): Ownership {
   if (ctx.fieldManager === undefined) return 'keep';
-  const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
-  const entries = recordUpdate(old as JsonObject | null, obj as JsonObject, {
-    schema: resource.schema,
-    apiVersion,
-    manager: ctx.fieldManager || 'unknown',
-    subresource: ctx.subresource,
-    resetFields: resetFieldSet(strategy.resetFields),
-    now: formatTime(ctx.now()),
-  });
-  return { entries };
+  if (applied) return { entries: obj.metadata?.managedFields };
+  return { entries: recordUpdate(old as JsonObject | null, obj as JsonObject, ownershipScope(ctx, resource, strategy)) };
 }
 
 /** Puts the recorded entries on the object the strategy prepared (which may have reset metadata). */

@@ -15,7 +15,8 @@ import { carryUpdateFields, fillCreateFields, formatTime, generateName } from '.
 import { normalize } from '../codec/normalize';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
-import { applyOwnership, recordOwnership } from './fieldOwnership';
+import type { WriteScope } from '../machinery/managedFields';
+import { applyOwnership, ownershipScope, recordOwnership } from './fieldOwnership';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -145,14 +146,14 @@ export class GenericStore {
   // ---- create -------------------------------------------------------------------------------
 
   /** Everything a create does before persisting: system fields, defaults, validation, admission. */
-  private async prepareCreate(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+  private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false): Promise<ApiObject> {
     const obj = this.withTypeMeta(structuredClone(input));
     const meta = (obj.metadata ??= {});
     if (this.resource.namespaced) meta.namespace = ctx.namespace || meta.namespace;
     else delete meta.namespace;
     fillCreateFields(obj, ctx.now());
     this.strategy.applyDefaults?.(obj);
-    const ownership = recordOwnership(ctx, this.resource, this.strategy, null, obj);
+    const ownership = recordOwnership(ctx, this.resource, this.strategy, null, obj, applied);
     this.strategy.prepareForCreate(ctx, obj);
     applyOwnership(obj, ownership);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
@@ -207,6 +208,11 @@ export class GenericStore {
 
   // ---- update -------------------------------------------------------------------------------
 
+  /** The ownership scope of a write through ctx's endpoint (server-side apply computes with it). */
+  ownershipScope(ctx: RequestContext): WriteScope {
+    return ownershipScope(ctx, this.resource, this.updateStrategy(ctx));
+  }
+
   private updateStrategy(ctx: RequestContext): UpdateStrategy {
     if (!ctx.subresource) return this.strategy;
     const s = this.strategy.subresourceStrategies[ctx.subresource];
@@ -222,7 +228,7 @@ export class GenericStore {
     ctx: RequestContext,
     name: string,
     objInfo: UpdatedObjectInfo,
-    opts: { forceAllowCreate?: boolean; retryOnConflict?: boolean } = {},
+    opts: { forceAllowCreate?: boolean; retryOnConflict?: boolean; applied?: boolean } = {},
   ): Promise<{ obj: ApiObject; created: boolean }> {
     const key = this.keyFor(ctx, name);
     const strategy = this.updateStrategy(ctx);
@@ -240,7 +246,7 @@ export class GenericStore {
         // A PUT carrying a resourceVersion targets an existing object that is gone.
         if (body.metadata?.resourceVersion) throw errors.notFound(this.groupResource, name);
         created = true;
-        return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } });
+        return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
       }
       const old = this.decode(current);
       const obj = this.withTypeMeta(structuredClone(await objInfo(structuredClone(old))));
@@ -268,7 +274,7 @@ export class GenericStore {
       }
       carryUpdateFields(obj, old);
       this.strategy.applyDefaults?.(obj);
-      const ownership = recordOwnership(ctx, this.resource, strategy, old, obj);
+      const ownership = recordOwnership(ctx, this.resource, strategy, old, obj, opts.applied);
       strategy.prepareForUpdate(ctx, obj, old);
       applyOwnership(obj, ownership);
       const errs: FieldError[] = [

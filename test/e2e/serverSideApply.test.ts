@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, TestCluster } from './support/apiserver';
 import { auditEventsOf } from './support/auditLog';
+import { awaitAccess, kubectlCreate, role, roleBinding, user } from './support/rbac';
+import { makeUserCert } from './support/users';
 
 let c: TestCluster;
 let logPath: string;
@@ -99,5 +101,161 @@ describe('managedFields on non-apply writes', () => {
     const r = await c.apiserver.request('POST', `${saPath}?fieldManager=${'x'.repeat(129)}`, { body: { metadata: { name: 'd' } } });
     expect(r.status).toBe(422);
     expect(r.json<{ message: string }>().message).toBe('CreateOptions.meta.svc.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes');
+  });
+});
+
+const applyType = 'application/apply-patch+yaml';
+const apply = (path: string, body: unknown, query = 'fieldManager=mgr', extra: { cert?: { cert: string; key: string } } = {}) =>
+  c.apiserver.request('PATCH', `${path}?${query}`, { contentType: applyType, body, ...extra });
+const sa = (name: string, rest: Record<string, unknown> = {}, meta: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ServiceAccount',
+  metadata: { name, ...meta },
+  ...rest,
+});
+type StatusBody = { message: string; reason?: string; code: number; details?: { causes?: unknown[] } };
+
+describe('server-side apply: request checks', () => {
+  it.each<[string, () => Promise<{ status: number; body: string; json: <T>() => T }>, number, string, string | undefined]>([
+    ['no fieldManager', () => apply(`${saPath}/e1`, sa('e1'), ''), 422, 'PatchOptions.meta.svc.io "" is invalid: fieldManager: Required value: is required for apply patch', 'Invalid'],
+    [
+      'force on a merge patch',
+      () => c.apiserver.request('PATCH', `${saPath}/e1?force=true`, { contentType: 'application/merge-patch+json', body: {} }),
+      422,
+      'PatchOptions.meta.svc.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+      'Invalid',
+    ],
+    ['wrong version', () => apply(`${saPath}/e1`, { ...sa('e1'), apiVersion: 'v2' }), 400, 'Incorrect version specified in apply patch. Specified patch version: v2, expected: v1', 'BadRequest'],
+    ['wrong kind', () => apply(`${saPath}/e1`, { ...sa('e1'), kind: 'Namespace' }), 400, 'invalid object type: /v1, Kind=Namespace', 'BadRequest'],
+    [
+      'managedFields in the body',
+      () => apply(`${saPath}/e1`, sa('e1', {}, { managedFields: [] })),
+      400,
+      'metadata.managedFields must be nil',
+      'BadRequest',
+    ],
+    ['undecodable YAML', () => apply(`${saPath}/e1`, 'a: [b'), 400, 'error decoding patch: ', 'BadRequest'],
+    [
+      'undeclared field: 500 without a reason',
+      () => apply(`${saPath}/e1`, sa('e1', { foo: 1 }, { namespace: ns })),
+      500,
+      `failed to create typed patch object (${ns}/e1; /v1, Kind=ServiceAccount): .foo: field not declared in schema`,
+      undefined,
+    ],
+  ])('%s', async (_n, send, code, message, reason) => {
+    const r = await send();
+    expect(r.status).toBe(code);
+    const st = r.json<StatusBody>();
+    if (message.endsWith(': ')) expect(st.message.startsWith(message)).toBe(true);
+    else expect(st.message).toBe(message);
+    expect(st.reason).toBe(reason);
+  });
+
+  it('lists apply-patch+yaml among the accepted patch types', async () => {
+    const r = await c.apiserver.request('PATCH', `${saPath}/e1`, { contentType: 'application/xml', body: '<x/>' });
+    expect(r.status).toBe(415);
+    expect(r.json<StatusBody>().message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+    );
+  });
+
+  it('metadata.resourceVersion in the body is a precondition', async () => {
+    expect((await apply(`${saPath}/rv`, sa('rv'))).status).toBe(201);
+    const r = await apply(`${saPath}/rv`, sa('rv', {}, { resourceVersion: '1' }));
+    expect(r.status).toBe(409);
+    expect(r.json<StatusBody>().message).toBe(
+      'Operation cannot be fulfilled on serviceaccounts "rv": the object has been modified; please apply your changes to the latest version and try again',
+    );
+  });
+});
+
+describe('server-side apply: merge and ownership', () => {
+  it('creates a missing object (201) owned by the applier; a YAML body works', async () => {
+    const r = await apply(`${saPath}/y1`, `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: y1\n  labels:\n    a: "1"\nsecrets:\n- name: s1\n`);
+    expect(r.status).toBe(201);
+    expect(r.json<Obj>().metadata.managedFields).toEqual([
+      {
+        manager: 'mgr',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: expect.any(String),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:labels': { 'f:a': {} } }, 'f:secrets': { 'k:{"name":"s1"}': { '.': {}, 'f:name': {} } } },
+      },
+    ]);
+    const again = await apply(`${saPath}/y1`, sa('y1', { secrets: [{ name: 's1' }] }, { labels: { a: '1' } }));
+    expect(again.status).toBe(200);
+    expect(again.json<Obj>().metadata.resourceVersion).toBe(r.json<Obj>().metadata.resourceVersion);
+  });
+
+  it('merges map lists by key, releases and removes omitted fields, keeps co-owned ones', async () => {
+    expect((await apply(`${saPath}/m1`, sa('m1', { secrets: [{ name: 'a' }, { name: 'b' }] }, { labels: { x: '1', y: '2' } }), 'fieldManager=one')).status).toBe(201);
+    const two = await apply(`${saPath}/m1`, sa('m1', { secrets: [{ name: 'c' }] }, { labels: { y: '2' } }), 'fieldManager=two');
+    expect(two.status).toBe(200);
+    expect(two.json<{ secrets: unknown[] }>().secrets).toEqual([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+    // one stops applying label y (co-owned by two: kept) and x (only one's: removed) and secret b.
+    const one = await apply(`${saPath}/m1`, sa('m1', { secrets: [{ name: 'a' }] }), 'fieldManager=one');
+    expect(one.status).toBe(200);
+    const o = one.json<Obj & { secrets: unknown[] }>();
+    expect(o.secrets).toEqual([{ name: 'a' }, { name: 'c' }]);
+    expect((o.metadata as { labels?: unknown }).labels).toEqual({ y: '2' });
+    expect(o.metadata.managedFields!.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
+      ['one', 'Apply', { 'f:secrets': { 'k:{"name":"a"}': { '.': {}, 'f:name': {} } } }],
+      ['two', 'Apply', { 'f:metadata': { 'f:labels': { 'f:y': {} } }, 'f:secrets': { 'k:{"name":"c"}': { '.': {}, 'f:name': {} } } }],
+    ]);
+  });
+
+  it('first apply to an untracked object attributes its fields to before-first-apply', async () => {
+    expect((await c.apiserver.request('POST', saPath, { body: sa('u1', {}, { labels: { old: 'x' } }) })).status).toBe(201);
+    const cleared = await c.apiserver.request('PATCH', `${saPath}/u1`, { contentType: 'application/merge-patch+json', body: { metadata: { managedFields: [{}] } } });
+    expect(cleared.json<Obj>().metadata.managedFields).toBeUndefined();
+    const r = await apply(`${saPath}/u1`, sa('u1', {}, { labels: { new: 'y' } }));
+    expect(r.json<Obj>().metadata.managedFields!.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
+      ['mgr', 'Apply', { 'f:metadata': { 'f:labels': { 'f:new': {} } } }],
+      ['before-first-apply', 'Update', { 'f:metadata': { 'f:labels': { '.': {}, 'f:old': {} } } }],
+    ]);
+  });
+});
+
+describe('server-side apply: conflicts', () => {
+  beforeAll(async () => {
+    const r = await c.apiserver.request('POST', `${saPath}?fieldManager=svcctl`, { body: sa('k1', { automountServiceAccountToken: true }, { labels: { a: '1', b: '1' } }) });
+    expect(r.status).toBe(201);
+  });
+
+  it('one conflict: 409 with the exact body', async () => {
+    const r = await apply(`${saPath}/k1`, sa('k1', { automountServiceAccountToken: false }));
+    expect(r.status).toBe(409);
+    expect(r.json()).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Apply failed with 1 conflict: conflict with "svcctl" using v1: .automountServiceAccountToken',
+      reason: 'Conflict',
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "svcctl" using v1', field: '.automountServiceAccountToken' }] },
+      code: 409,
+    });
+  });
+
+  it('several conflicts list every path under the manager', async () => {
+    const r = await apply(`${saPath}/k1`, sa('k1', { automountServiceAccountToken: false }, { labels: { a: '2' } }));
+    expect(r.status).toBe(409);
+    expect(r.json<StatusBody>().message).toBe(
+      'Apply failed with 2 conflicts: conflicts with "svcctl" using v1:\n- .automountServiceAccountToken\n- .metadata.labels.a',
+    );
+  });
+
+  it('the same value is co-owned without conflict; force takes the field', async () => {
+    const same = await apply(`${saPath}/k1`, sa('k1', {}, { labels: { b: '1' } }));
+    expect(same.status).toBe(200);
+    const forced = await apply(`${saPath}/k1`, sa('k1', { automountServiceAccountToken: false }, { labels: { b: '1' } }), 'fieldManager=mgr&force=true');
+    expect(forced.status).toBe(200);
+    const o = forced.json<Obj & { automountServiceAccountToken: boolean }>();
+    expect(o.automountServiceAccountToken).toBe(false);
+    expect(o.metadata.managedFields!.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
+      ['mgr', 'Apply', { 'f:automountServiceAccountToken': {}, 'f:metadata': { 'f:labels': { 'f:b': {} } } }],
+      ['svcctl', 'Update', { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {}, 'f:b': {} } } }],
+    ]);
   });
 });

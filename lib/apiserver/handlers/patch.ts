@@ -2,7 +2,6 @@
 // a conflicting concurrent write re-applies it to the fresh object (upstream's patcher).
 import type { ApiObject } from '../../api';
 import { errors } from '../../machinery/errors';
-import { fieldErr } from '../../machinery/fieldErrors';
 import { applyJsonPatch, decodeJsonPatch } from '../../machinery/jsonPatch';
 import { applyMergePatch, decodeMergePatch } from '../../machinery/mergePatch';
 import { applyStrategicMergePatch, decodeStrategicMergePatch } from '../../machinery/strategicMergePatch';
@@ -11,10 +10,16 @@ import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
 import { revalidateObject } from './body';
 import { checkName } from './checkName';
-import { invalidOptions, parseWriteOptions } from './writeOptions';
+import { applyTo, decodeApplyPatch } from './applyPatch';
+import { parseWriteOptions } from './writeOptions';
 
-// Upstream's order (the 415 text lists them so); apply-patch+yaml is not served yet.
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'] as const;
+// Upstream's order (the 415 text lists them so).
+const patchTypes = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+] as const;
 type PatchType = (typeof patchTypes)[number];
 
 function patchTypeOf(h: HandlerContext): PatchType {
@@ -25,11 +30,20 @@ function patchTypeOf(h: HandlerContext): PatchType {
 
 export async function handlePatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
-  const opts = parseWriteOptions(h.query, 'PatchOptions');
-  h.dryRun = opts.dryRun;
   const type = patchTypeOf(h);
-  if (opts.force !== undefined) invalidOptions('PatchOptions', [fieldErr.forbidden('force', 'may not be specified for non-apply patch')]);
+  const isApply = type === 'application/apply-patch+yaml';
+  const opts = parseWriteOptions(h.query, 'PatchOptions', isApply ? 'apply' : 'other');
+  h.dryRun = opts.dryRun;
   const body = await h.readBody();
+  if (isApply) {
+    h.isApply = true;
+    const config = decodeApplyPatch(h, body, opts.fieldValidation);
+    h.audit?.setRequestPatch(config);
+    const fn = applyTo(h, config, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
+    const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { forceAllowCreate: true, applied: true });
+    writeObject(h.req, h.res, created ? 201 : 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
+    return;
+  }
   const decoded = type === 'application/json-patch+json' ? decodeJsonPatch(body, opts.fieldValidation) : undefined;
   const mergePatch = type === 'application/merge-patch+json' ? decodeMergePatch(body, opts.fieldValidation) : undefined;
   const strategicPatch = type === 'application/strategic-merge-patch+json' ? decodeStrategicMergePatch(body, opts.fieldValidation) : undefined;

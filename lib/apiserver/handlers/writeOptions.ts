@@ -26,15 +26,21 @@ export function parseDryRun(values: string[], kind: OptionsKind): boolean {
   return set.includes('All');
 }
 
-export function parseWriteOptions(query: URLSearchParams, kind: Exclude<OptionsKind, 'DeleteOptions'>): WriteOptions {
+/**
+ * patch says, for PatchOptions, whether the patch is an apply (upstream's ValidatePatchOptions:
+ * fieldManager required for apply, force forbidden otherwise).
+ */
+export function parseWriteOptions(query: URLSearchParams, kind: Exclude<OptionsKind, 'DeleteOptions'>, patch?: 'apply' | 'other'): WriteOptions {
   const dryRun = parseDryRun(query.getAll('dryRun'), kind);
   const errs: FieldError[] = [];
+  const f = query.get('force');
+  if (patch === 'other' && f !== null) errs.push(fieldErr.forbidden('force', 'may not be specified for non-apply patch'));
+  if (patch === 'apply' && !query.get('fieldManager')) errs.push(fieldErr.required('fieldManager', 'is required for apply patch'));
   const fv = query.get('fieldValidation') ?? '';
   const supported = ['', 'Ignore', 'Strict', 'Warn'];
   if (!supported.includes(fv)) errs.push(fieldErr.notSupported('fieldValidation', fv, supported));
   const fieldManager = query.get('fieldManager') ?? '';
   errs.push(...validateFieldManager(fieldManager, 'fieldManager'));
-  const f = query.get('force');
   const force = f === null ? undefined : f === '' || f === 'true' || f === '1';
   if (errs.length) invalidOptions(kind, errs);
   return { dryRun, fieldValidation: (fv || 'Warn') as FieldValidation, fieldManager, force };

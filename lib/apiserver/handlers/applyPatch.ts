@@ -1,0 +1,98 @@
+// Server-side apply as a PATCH mechanism (upstream's applyPatcher): the body (YAML or JSON) is the
+// applier's configuration; it is checked against the endpoint's kind, merged into the current
+// object with ownership by lib/machinery/managedFields, and a missing object is created, which
+// needs the create verb as well (upstream's withAuthorization around createValidation).
+import type { ApiObject } from '../../api';
+import { parseYAML, YAMLSyntaxError } from '../../codec';
+import type { FieldValidation } from '../../codec';
+import { errors, isApiError } from '../../machinery/errors';
+import type { JsonObject } from '../../machinery/jsonValue';
+import { goJsonNodeValue } from '../../machinery/goJson';
+import { isJsonObject } from '../../machinery/jsonValue';
+import { applyConfiguration } from '../../machinery/managedFields';
+import type { HandlerContext } from '../handlerContext';
+import { authorizationAttributes } from '../filters/authorization';
+import { revalidateObject } from './body';
+import { checkName } from './checkName';
+
+/** Decodes the configuration; 400s with upstream's texts. Duplicate keys follow fieldValidation. */
+export function decodeApplyPatch(h: HandlerContext, body: Buffer, fieldValidation: FieldValidation): JsonObject {
+  let config;
+  try {
+    const tree = parseYAML(body.toString('utf8'), fieldValidation !== 'Ignore');
+    if (tree.duplicateKeys) {
+      if (fieldValidation === 'Strict') throw errors.badRequest(`error strict decoding patch: ${tree.duplicateKeys}`);
+      h.warnings.push(tree.duplicateKeys);
+    }
+    config = goJsonNodeValue(tree.root);
+  } catch (e) {
+    if (e instanceof YAMLSyntaxError) throw errors.badRequest(`error decoding patch: error converting YAML to JSON: ${e.message}`);
+    throw e;
+  }
+  if (config === null) return {};
+  if (!isJsonObject(config)) {
+    const what = Array.isArray(config) ? 'array' : typeof config === 'string' ? 'string' : typeof config === 'number' ? 'number' : 'bool';
+    throw errors.badRequest(`error decoding patch: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
+  }
+  return config;
+}
+
+function parseGroupVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+const gvString = (group: string, version: string) => (group ? `${group}/${version}` : version);
+
+/** The configuration's apiVersion, kind and managedFields, checked as upstream's field manager does. */
+function checkConfig(h: HandlerContext, config: JsonObject): void {
+  const { info } = h.served;
+  const apiVersion = typeof config.apiVersion === 'string' ? config.apiVersion : '';
+  const kind = typeof config.kind === 'string' ? config.kind : '';
+  const { group, version } = parseGroupVersion(apiVersion);
+  if (group !== info.group || kind !== info.kind) throw errors.badRequest(`invalid object type: ${group}/${version}, Kind=${kind}`);
+  if (version !== info.version) {
+    throw errors.badRequest(
+      `Incorrect version specified in apply patch. Specified patch version: ${gvString(group, version)}, expected: ${gvString(info.group, info.version)}`,
+    );
+  }
+  const meta = config.metadata;
+  if (isJsonObject(meta) && meta.managedFields !== undefined && meta.managedFields !== null) {
+    throw errors.badRequest('metadata.managedFields must be nil');
+  }
+}
+
+/** The function store.update calls with the current object (null when absent). */
+export function applyTo(h: HandlerContext, config: JsonObject, fieldManager: string, force: boolean, fieldValidation: FieldValidation, dryRun: boolean) {
+  const { store, info } = h.served;
+  const ctx = h.requestContext(dryRun);
+  return (current: ApiObject | null): ApiObject => {
+    checkConfig(h, config);
+    const scope = { ...store.ownershipScope(ctx), manager: fieldManager, force };
+    let result;
+    try {
+      result = applyConfiguration((current ?? {}) as JsonObject, config, scope);
+    } catch (e) {
+      if (isApiError(e) || !(e instanceof Error)) throw e;
+      const meta = isJsonObject(config.metadata) ? config.metadata : {};
+      const nn = `${typeof meta.namespace === 'string' ? meta.namespace : ''}/${typeof meta.name === 'string' ? meta.name : ''}`;
+      throw errors.plain(500, `failed to create typed patch object (${nn}; ${info.group}/${info.version}, Kind=${info.kind}): ${e.message}`);
+    }
+    const obj = result.object as ApiObject;
+    const meta = (obj.metadata ??= {});
+    if (result.managedFields) meta.managedFields = result.managedFields;
+    else delete meta.managedFields;
+    const out = revalidateObject(h, info, obj, fieldValidation);
+    checkName(out, h.info.name);
+    if (!current) authorizeCreate(h);
+    return out;
+  };
+}
+
+/** Creating through apply also needs `create` (upstream: 403 naming the resource, the authorizer's reason). */
+function authorizeCreate(h: HandlerContext): void {
+  const attrs = { ...authorizationAttributes(h.user, h.info), verb: 'create' };
+  const d = h.authorizer.authorize(attrs);
+  if (d.decision === 'allow') return;
+  throw errors.forbidden({ group: attrs.apiGroup, resource: attrs.resource }, attrs.name, d.reason);
+}
