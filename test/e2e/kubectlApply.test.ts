@@ -118,14 +118,16 @@ describe.each(minors)('kubectl %s', (minor) => {
     expect((await getJSON<{ metadata: Meta }>(['clusterrolebinding', `reader-${tag}`])).metadata.labels).toEqual({ a: '1' });
   });
 
-  test('apply creates a CSR and adds and removes its labels', async () => {
-    const csr = (labels: string): string =>
+  test('apply creates a CSR and adds and removes its labels; a changed spec is kept as stored, as upstream', async () => {
+    const csr = (labels: string, usages = 'client auth'): string =>
       file(`csr-${labels.length}`, [
         'apiVersion: certificates.svc.io/v1', 'kind: CertificateSigningRequest', 'metadata:', `  name: apply-${tag}`, `  labels: {${labels}}`,
-        'spec:', `  request: ${b64(csrPem)}`, '  signerName: svc.io/svc-apiserver-client', '  usages: [client auth]',
+        'spec:', `  request: ${b64(csrPem)}`, '  signerName: svc.io/svc-apiserver-client', `  usages: [${usages}]`,
       ]);
     expect(await ok(['apply', '-f', csr('keep: "y", drop: "y"')])).toContain(`certificatesigningrequest.certificates.svc.io/apply-${tag} created`);
-    expect(await ok(['apply', '-f', csr('keep: "y", added: "y"')])).toContain(`certificatesigningrequest.certificates.svc.io/apply-${tag} configured`);
+    // The CSR strategy keeps the stored spec on update (upstream's PrepareForUpdate), so the
+    // changed usages are dropped while the labels and the last-applied annotation change.
+    expect(await ok(['apply', '-f', csr('keep: "y", added: "y"', 'client auth, digital signature')])).toContain(`certificatesigningrequest.certificates.svc.io/apply-${tag} configured`);
     const got = await getJSON<{ metadata: Meta; spec: { usages: string[]; username: string } }>(['csr', `apply-${tag}`]);
     expect(got.metadata.labels).toEqual({ keep: 'y', added: 'y' });
     expect(got.spec.usages).toEqual(['client auth']);
@@ -155,8 +157,9 @@ describe.each(minors)('kubectl %s', (minor) => {
     const sel = `app=prune-${tag}`;
     const sa = (name: string): string[] => ['apiVersion: v1', 'kind: ServiceAccount', 'metadata:', `  name: ${name}`, `  namespace: ${ns}`, `  labels: {app: prune-${tag}}`];
     const role = [`apiVersion: ${rbacGroup}/v1`, 'kind: Role', 'metadata:', '  name: pruned', `  namespace: ${ns}`, `  labels: {app: prune-${tag}}`, 'rules: []'];
-    const allow = ['--prune-allowlist=core/v1/ServiceAccount', `--prune-allowlist=${rbacGroup}/v1/Role`];
-    const all = file('prune-all', [...sa('pa'), '---', ...sa('pb'), '---', ...role]);
+    const namespace = ['apiVersion: v1', 'kind: Namespace', 'metadata:', `  name: pruned-${tag}`, `  labels: {app: prune-${tag}}`];
+    const allow = ['--prune-allowlist=core/v1/ServiceAccount', `--prune-allowlist=${rbacGroup}/v1/Role`, '--prune-allowlist=core/v1/Namespace'];
+    const all = file('prune-all', [...sa('pa'), '---', ...sa('pb'), '---', ...role, '---', ...namespace]);
     const created = await ok(['apply', '--prune', '-l', sel, ...allow, '-f', all]);
     expect(created).toContain('serviceaccount/pb created');
     expect(created).toContain(`role.${rbacGroup}/pruned created`);
@@ -170,6 +173,10 @@ describe.each(minors)('kubectl %s', (minor) => {
     expect(pruned).toContain('serviceaccount/pa unchanged');
     expect(pruned).toContain('serviceaccount/pb pruned');
     expect(pruned).toContain(`role.${rbacGroup}/pruned pruned`);
+    expect(pruned).toContain(`namespace/pruned-${tag} pruned`);
     expect(await ok(['get', 'sa,role', '-n', ns, '-l', sel, '-o', 'name'])).toBe('serviceaccount/pa\n');
+    // Without the namespace controller here the namespace stays Terminating.
+    const gone = await run(['get', 'ns', `pruned-${tag}`, '-o', 'jsonpath={.metadata.deletionTimestamp}']);
+    expect(gone.code === 0 ? gone.stdout : 'deleted').not.toBe('');
   });
 });
