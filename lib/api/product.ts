@@ -42,6 +42,11 @@ export const rbacPolicyKeys = {
   aggregateToView: `${groups.rbac}/aggregate-to-view`,
 } as const;
 
+/** Labels the server sets (upstream kubernetes.io/metadata.name: every namespace carries its name). */
+export const labels = {
+  metadataName: `${productDomain}/metadata.name`,
+} as const;
+
 export const annotations = {
   initialEventsEnd: `${productDomain}/initial-events-end`,
   enforceMountableSecrets: `${productDomain}/enforce-mountable-secrets`,

@@ -78,7 +78,8 @@ describe.each(minors)('kubectl %s', (minor) => {
     expect(sa.automountServiceAccountToken).toBeUndefined();
     expect((JSON.parse(sa.metadata.annotations?.[lastApplied] ?? '{}') as SA).secrets).toEqual([{ name: 's1' }, { name: 's3' }]);
     const namespace = await getJSON<{ metadata: Meta }>(['ns', ns]);
-    expect(namespace.metadata.labels).toEqual({ team: 'b' });
+    // The server's own name label survives kubectl's pruning of labels the file no longer has.
+    expect(namespace.metadata.labels).toEqual({ team: 'b', 'svc.io/metadata.name': ns });
 
     // Re-applying: the Namespace patch is empty; the ServiceAccount's carries only
     // $setElementOrder/secrets (the foreign secret sits first), which merges to the same list,
