@@ -35,6 +35,7 @@ import type { RequestHandlerContext } from './handlerContext';
 import type { NonResourceHandler } from './nonResource';
 import type { ServerLifecycle } from './lifecycle';
 import { admitDuringShutdown } from './filters/shutdown';
+import { managerOrUserAgent } from './fieldManagerName';
 
 export interface DispatchConfig {
   resources: ResourceTable;
@@ -191,6 +192,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         subresource: info.subresource,
         dryRun: dr,
         now,
+        fieldManager: managerOrUserAgent(query.get('fieldManager') ?? '', String(req.headers['user-agent'] ?? '')),
       }),
     };
     const deprecation = deprecationOf(served.info);

@@ -15,6 +15,7 @@ import { carryUpdateFields, fillCreateFields, formatTime, generateName } from '.
 import { normalize } from '../codec/normalize';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
+import { applyOwnership, recordOwnership } from './fieldOwnership';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -151,7 +152,9 @@ export class GenericStore {
     else delete meta.namespace;
     fillCreateFields(obj, ctx.now());
     this.strategy.applyDefaults?.(obj);
+    const ownership = recordOwnership(ctx, this.resource, this.strategy, null, obj);
     this.strategy.prepareForCreate(ctx, obj);
+    applyOwnership(obj, ownership);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     this.validateCreate(ctx, obj);
     if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
@@ -265,7 +268,9 @@ export class GenericStore {
       }
       carryUpdateFields(obj, old);
       this.strategy.applyDefaults?.(obj);
+      const ownership = recordOwnership(ctx, this.resource, strategy, old, obj);
       strategy.prepareForUpdate(ctx, obj, old);
+      applyOwnership(obj, ownership);
       const errs: FieldError[] = [
         ...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}),
         ...strategy.validateUpdate(ctx, obj, old),

@@ -19,6 +19,11 @@ export interface RequestContext {
   subresource: string;
   dryRun: boolean;
   now(): Date;
+  /**
+   * The field manager of a write (the fieldManager option, else the User-Agent's product);
+   * undefined for in-process writes, which leave managedFields as they are.
+   */
+  fieldManager?: string;
 }
 
 /** Update rules of one endpoint (the main resource or a subresource). */
@@ -30,6 +35,8 @@ export interface UpdateStrategy<T extends ApiObject = ApiObject> {
   prepareForUpdate(ctx: RequestContext, obj: T, old: T): void;
   /** Kind-specific update validation (ObjectMeta update rules are generic). */
   validateUpdate(ctx: RequestContext, obj: T, old: T): FieldError[];
+  /** Paths this endpoint resets (prepareForUpdate's), never owned by its writers (upstream's GetResetFields). */
+  readonly resetFields?: readonly (readonly string[])[];
 }
 
 export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrategy<T> {

@@ -2,6 +2,7 @@
 import { groups } from '../../api/product';
 import { errors } from '../../machinery/errors';
 import { fieldErr, FieldError } from '../../machinery/fieldErrors';
+import { validateFieldManager } from '../../machinery/validation/objectMeta';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
@@ -32,14 +33,7 @@ export function parseWriteOptions(query: URLSearchParams, kind: Exclude<OptionsK
   const supported = ['', 'Ignore', 'Strict', 'Warn'];
   if (!supported.includes(fv)) errs.push(fieldErr.notSupported('fieldValidation', fv, supported));
   const fieldManager = query.get('fieldManager') ?? '';
-  if (fieldManager.length > 128) errs.push(fieldErr.tooLong('fieldManager', 128));
-  for (let i = 0; i < fieldManager.length; i++) {
-    const c = fieldManager.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f) {
-      errs.push(fieldErr.invalid('fieldManager', fieldManager, `invalid character U+${c.toString(16).toUpperCase().padStart(4, '0')} (at position ${i})`));
-      break;
-    }
-  }
+  errs.push(...validateFieldManager(fieldManager, 'fieldManager'));
   const f = query.get('force');
   const force = f === null ? undefined : f === '' || f === 'true' || f === '1';
   if (errs.length) invalidOptions(kind, errs);

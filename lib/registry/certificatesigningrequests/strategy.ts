@@ -34,6 +34,7 @@ function setRequester(ctx: RequestContext, obj: Csr): void {
 }
 
 const statusStrategy: UpdateStrategy<Csr> = {
+  resetFields: [['spec'], ['status', 'conditions']],
   prepareForUpdate(ctx, obj, old) {
     restore(obj, old, 'spec');
     // Approval belongs to /approval: keep the stored Approved/Denied entries (a changed count
@@ -48,6 +49,7 @@ const statusStrategy: UpdateStrategy<Csr> = {
 };
 
 const approvalStrategy: UpdateStrategy<Csr> = {
+  resetFields: [['spec'], ['status', 'certificate']],
   prepareForUpdate(ctx, obj, old) {
     populateConditionTimestamps(obj, old, ctx.now());
     const conditions = obj.status?.conditions;
@@ -74,6 +76,7 @@ export const certificateSigningRequestStrategy: Strategy<Csr> = {
   validate(_ctx, obj) {
     return validateCertificateSigningRequestCreate(obj);
   },
+  resetFields: [['status']],
   prepareForUpdate(_ctx, obj, old) {
     restore(obj, old, 'spec');
     restore(obj, old, 'status');

@@ -34,6 +34,7 @@ function validateNamespace(ns: Namespace): FieldError[] {
 }
 
 const statusStrategy: UpdateStrategy<Namespace> = {
+  resetFields: [['spec']],
   prepareForUpdate(_ctx, obj, old) {
     labelWithName(obj);
     if (old.spec === undefined) delete obj.spec;
@@ -52,6 +53,7 @@ const statusStrategy: UpdateStrategy<Namespace> = {
 };
 
 const finalizeStrategy: UpdateStrategy<Namespace> = {
+  resetFields: [['status']],
   prepareForUpdate(_ctx, obj, old) {
     labelWithName(obj);
     if (old.status === undefined) delete obj.status;
@@ -79,6 +81,7 @@ export const namespaceStrategy: Strategy<Namespace> = {
   validate(_ctx, obj) {
     return validateNamespace(obj);
   },
+  resetFields: [['status']],
   prepareForUpdate(_ctx, obj, old) {
     labelWithName(obj);
     const finalizers = old.spec?.finalizers;

@@ -1,0 +1,72 @@
+// What changed between two objects, as field sets (structured-merge-diff's TypedValue.Compare):
+// the input of ownership tracking for every write. Leaves are compared by value; a container
+// (list element, granular map or list) that appears or disappears is itself added or removed.
+// Struct-typed fields are not: upstream compares against Go zero values, where a struct field
+// is always present, so it never records `.` for one.
+import type { FieldSchema, ObjectSchema } from '../../api/schema';
+import { deepEqual } from '../deepEqual';
+import type { JsonValue } from '../jsonValue';
+import { isJsonObject } from '../jsonValue';
+import { FieldSet } from './fieldSet';
+import type { PathElement } from './pathElement';
+import { pe, serializePathElement } from './pathElement';
+import { isEmptyContainer, listItemElement, memberSchema, nodeKind, rootField } from './schemaWalk';
+
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+export function compareObjects(oldObj: JsonValue | undefined, newObj: JsonValue | undefined, schema: ObjectSchema): Comparison {
+  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  walk(c, oldObj, newObj, rootField(schema), [], false);
+  return c;
+}
+
+function leaf(c: Comparison, l: JsonValue | undefined, r: JsonValue | undefined, path: PathElement[]): void {
+  if (!path.length) return;
+  if (l === undefined) c.added.insert(path);
+  else if (r === undefined) c.removed.insert(path);
+  else if (!deepEqual(l, r)) c.modified.insert(path);
+}
+
+function walk(c: Comparison, l: JsonValue | undefined, r: JsonValue | undefined, f: FieldSchema, path: PathElement[], structField: boolean): void {
+  if (l === undefined && r === undefined) return;
+  const k = nodeKind(f);
+  const shapeOk = (v: JsonValue | undefined) =>
+    v === undefined || v === null || (k.kind === 'list' ? Array.isArray(v) : isJsonObject(v));
+  // Both sides empty (or of the wrong shape): compare as a value, keeping null vs {} apart.
+  if (k.kind === 'leaf' || (isEmptyContainer(l) && isEmptyContainer(r)) || !shapeOk(l) || !shapeOk(r)) {
+    leaf(c, l, r, path);
+    return;
+  }
+  if (path.length && !(structField && k.kind === 'struct')) {
+    if (l === undefined) c.added.insert(path);
+    else if (r === undefined) c.removed.insert(path);
+  }
+  if (k.kind === 'list') {
+    const items = (v: JsonValue | undefined) => {
+      const m = new Map<string, { e: PathElement; item: JsonValue }>();
+      if (Array.isArray(v)) {
+        for (const item of v) {
+          const e = listItemElement(k, item);
+          m.set(serializePathElement(e), { e, item });
+        }
+      }
+      return m;
+    };
+    const li = items(l);
+    const ri = items(r);
+    for (const [key, x] of ri) walk(c, li.get(key)?.item, x.item, k.items, [...path, x.e], false);
+    for (const [key, x] of li) if (!ri.has(key)) walk(c, x.item, undefined, k.items, [...path, x.e], false);
+    return;
+  }
+  const lo = isJsonObject(l) ? l : {};
+  const ro = isJsonObject(r) ? r : {};
+  const names = new Set([...Object.keys(ro), ...Object.keys(lo)]);
+  for (const name of names) {
+    const cf = memberSchema(k, name);
+    walk(c, lo[name] as JsonValue | undefined, ro[name] as JsonValue | undefined, cf ?? { type: 'any' }, [...path, pe.field(name)], k.kind === 'struct');
+  }
+}

@@ -1,0 +1,159 @@
+import { defineObject, s } from '../../api/schema';
+import type { JsonValue } from '../jsonValue';
+import { compareObjects } from './compare';
+import { FieldSet } from './fieldSet';
+import { fieldSetOf } from './fieldSetOf';
+import { decodeFieldsV1, encodeFieldsV1 } from './fieldsV1';
+import type { Path } from './pathElement';
+import { comparePathElements, deserializePathElement, pathString, pe, serializePathElement } from './pathElement';
+
+const Cond = defineObject({ name: 'Cond', fields: { type: s.string(), status: s.string(), reason: s.string() } });
+const Port = defineObject({ name: 'Port', fields: { port: s.int32(), protocol: s.string(), name: s.string() } });
+const Ref = defineObject({ name: 'Ref', fields: { name: s.string(), kind: s.string() } });
+const Spec = defineObject({
+  name: 'Spec',
+  fields: {
+    replicas: s.int32(),
+    tags: s.array(s.string(), { listType: 'set' }),
+    args: s.array(s.string(), { listType: 'atomic' }),
+    untyped: s.array(s.string()),
+    ports: s.array(s.object(() => Port), { listType: 'map', listMapKeys: ['port', 'protocol'] }),
+    refs: s.array(s.object(() => Ref), { patchStrategy: 'merge', patchMergeKey: 'name' }),
+    finalizers: s.array(s.string(), { patchStrategy: 'merge' }),
+    labels: s.map(s.string()),
+    selector: s.map(s.string(), { mapType: 'atomic' }),
+    conditions: s.array(s.object(() => Cond), { listType: 'map', listMapKeys: ['type'] }),
+    nested: s.object(() => Ref),
+  },
+});
+const Obj = defineObject({ name: 'Obj', fields: { apiVersion: s.string(), kind: s.string(), spec: s.object(() => Spec) } });
+
+const f = pe.field;
+const paths = (set: FieldSet) => set.paths().map(pathString);
+
+describe('path elements', () => {
+  it.each<[string, ReturnType<typeof pe.field>, string, string]>([
+    ['field', f('name'), 'f:name', '.name'],
+    ['key sorted by name', pe.key({ type: 'Ready', a: 1 }), 'k:{"a":1,"type":"Ready"}', '[a=1,type="Ready"]'],
+    ['value', pe.value('svc.io/x'), 'v:"svc.io/x"', '[="svc.io/x"]'],
+    ['value with HTML-escaped chars', pe.value('<a&b>'), 'v:"\\u003ca\\u0026b\\u003e"', '[="<a&b>"]'],
+    ['object value keys sorted', pe.value({ b: 1, a: true }), 'v:{"a":true,"b":1}', '[={a=true;b=1}]'],
+    ['index', pe.index(3), 'i:3', '[3]'],
+  ])('%s', (_n, e, serial, str) => {
+    expect(serializePathElement(e)).toBe(serial);
+    expect(pathString([e])).toBe(str);
+    expect(serializePathElement(deserializePathElement(serial))).toBe(serial);
+  });
+
+  it.each(['x:foo', 'k:[1]', 'k:{}', 'i:x', 'v:{bad'])('rejects %s', (s) => {
+    expect(() => deserializePathElement(s)).toThrow();
+  });
+
+  it('orders fields, keys, values, indexes; values numbers < strings < bools', () => {
+    const sorted = [pe.index(0), pe.value(true), pe.value('a'), pe.value(2), pe.key({ a: 'x' }), f('z'), f('a')].sort(comparePathElements);
+    expect(sorted.map(serializePathElement)).toEqual(['f:a', 'f:z', 'k:{"a":"x"}', 'v:2', 'v:"a"', 'v:true', 'i:0']);
+  });
+});
+
+describe('FieldSet', () => {
+  const a: Path = [f('spec'), f('a')];
+  const b: Path = [f('spec'), f('b')];
+  const spec: Path = [f('spec')];
+  it.each<[string, (x: FieldSet, y: FieldSet) => FieldSet, string[]]>([
+    ['union', (x, y) => x.union(y), ['.spec', '.spec.a', '.spec.b']],
+    ['intersection', (x, y) => x.intersection(y), ['.spec.a']],
+    ['difference', (x, y) => x.difference(y), ['.spec']],
+    ['difference reversed', (x, y) => y.difference(x), ['.spec.b']],
+  ])('%s', (_n, op, want) => {
+    const x = new FieldSet([spec, a]);
+    const y = new FieldSet([a, b]);
+    expect(paths(op(x, y))).toEqual(want);
+  });
+  it('has, isEmpty, leaves, descendants', () => {
+    const x = new FieldSet([spec, a]);
+    expect(x.has(spec)).toBe(true);
+    expect(x.has(b)).toBe(false);
+    expect(x.hasDescendants(spec)).toBe(true);
+    expect(paths(x.leaves())).toEqual(['.spec.a']);
+    expect(new FieldSet().isEmpty()).toBe(true);
+    expect(x.difference(x).isEmpty()).toBe(true);
+    expect(x.size()).toBe(2);
+  });
+  it('iterates a level\'s members before descending (upstream order)', () => {
+    const x = new FieldSet([[f('b'), f('c')], [f('a'), f('z')], [f('c')]]);
+    expect(paths(x)).toEqual(['.c', '.a.z', '.b.c']);
+  });
+});
+
+describe('FieldsV1', () => {
+  const upstreamExamples: JsonValue[] = [
+    { 'f:metadata': { 'f:finalizers': { '.': {}, 'v:"svc.io/protect"': {} }, 'f:labels': { '.': {}, 'f:team': {} } }, 'f:secrets': { '.': {}, 'k:{"name":"reg"}': { '.': {}, 'f:name': {} } } },
+    { 'f:status': { 'f:conditions': { '.': {}, 'k:{"type":"Approved"}': { '.': {}, 'f:lastTransitionTime': {}, 'f:lastUpdateTime': {}, 'f:message': {}, 'f:reason': {}, 'f:status': {}, 'f:type': {} } } } },
+    { 'f:spec': { 'f:ports': { 'k:{"port":80,"protocol":"TCP"}': { 'f:name': {} } } } },
+  ];
+  it.each(upstreamExamples.map((e) => [JSON.stringify(e), e]))('round-trips byte for byte: %s', (_s, e) => {
+    expect(JSON.stringify(encodeFieldsV1(decodeFieldsV1(e)))).toBe(JSON.stringify(e));
+  });
+  it('writes keys in element order whatever the insertion order', () => {
+    const set = new FieldSet([[f('b')], [pe.key({ name: 'x' })], [f('a'), pe.index(1)], [f('a')]]);
+    expect(JSON.stringify(encodeFieldsV1(set))).toBe('{"f:a":{".":{},"i:1":{}},"f:b":{},"k:{\\"name\\":\\"x\\"}":{}}');
+  });
+  it.each<[string, JsonValue]>([
+    ['not an object', 'x'],
+    ['bad element', { 'q:x': {} }],
+    ['leaf not an object', { 'f:a': 1 }],
+  ])('rejects %s', (_n, v) => {
+    expect(() => decodeFieldsV1(v)).toThrow();
+  });
+});
+
+describe('fieldSetOf by schema markers', () => {
+  it.each<[string, JsonValue, string[]]>([
+    ['scalar', { spec: { replicas: 1 } }, ['.spec.replicas']],
+    ['set list: v: elements', { spec: { tags: ['a', 'b'] } }, ['.spec.tags[="a"]', '.spec.tags[="b"]']],
+    ['atomic list: one leaf', { spec: { args: ['a', 'b'] } }, ['.spec.args']],
+    ['list without type or patch strategy: atomic', { spec: { untyped: ['a'] } }, ['.spec.untyped']],
+    ['map list: k: elements with sorted keys', { spec: { ports: [{ protocol: 'TCP', port: 80, name: 'web' }] } }, ['.spec.ports[port=80,protocol="TCP"]', '.spec.ports[port=80,protocol="TCP"].name', '.spec.ports[port=80,protocol="TCP"].port', '.spec.ports[port=80,protocol="TCP"].protocol']],
+    ['patchStrategy merge with key: map list', { spec: { refs: [{ name: 'x' }] } }, ['.spec.refs[name="x"]', '.spec.refs[name="x"].name']],
+    ['patchStrategy merge without key: set', { spec: { finalizers: ['f'] } }, ['.spec.finalizers[="f"]']],
+    ['granular map: entries', { spec: { labels: { a: '1' } } }, ['.spec.labels.a']],
+    ['empty granular map: the map itself', { spec: { labels: {} } }, ['.spec.labels']],
+    ['atomic map: one leaf', { spec: { selector: { a: '1' } } }, ['.spec.selector']],
+    ['null struct field: a leaf', { spec: { nested: null } }, ['.spec.nested']],
+    ['struct recursion', { spec: { nested: { name: 'n' } } }, ['.spec.nested.name']],
+    ['empty list: nothing', { spec: { tags: [] } }, []],
+  ])('%s', (_n, obj, want) => {
+    expect(paths(fieldSetOf(obj, Obj))).toEqual(want);
+  });
+  it('names an undeclared field as upstream does', () => {
+    expect(() => fieldSetOf({ spec: { foo: 1 } }, Obj)).toThrow('.spec.foo: field not declared in schema');
+  });
+  it('rejects a map-list element without its keys', () => {
+    expect(() => fieldSetOf({ spec: { conditions: [{ status: 'True' }] } }, Obj)).toThrow('omits key field "type"');
+  });
+});
+
+describe('compare', () => {
+  it.each<[string, JsonValue, JsonValue, { added?: string[]; modified?: string[]; removed?: string[] }]>([
+    ['scalar added', {}, { spec: { replicas: 1 } }, { added: ['.spec.replicas'] }],
+    ['scalar modified', { spec: { replicas: 1 } }, { spec: { replicas: 2 } }, { modified: ['.spec.replicas'] }],
+    ['scalar removed', { spec: { replicas: 1 } }, { spec: {} }, { removed: ['.spec.replicas'] }],
+    ['map added: the map and its entries', {}, { spec: { labels: { a: '1' } } }, { added: ['.spec.labels', '.spec.labels.a'] }],
+    ['map entry changed', { spec: { labels: { a: '1', b: '2' } } }, { spec: { labels: { a: '3' } } }, { modified: ['.spec.labels.a'], removed: ['.spec.labels.b'] }],
+    ['map list element added', { spec: { conditions: [{ type: 'A', status: 'T' }] } }, { spec: { conditions: [{ type: 'A', status: 'T' }, { type: 'B' }] } }, { added: ['.spec.conditions[type="B"]', '.spec.conditions[type="B"].type'] }],
+    ['map list element field modified', { spec: { conditions: [{ type: 'A', status: 'T' }] } }, { spec: { conditions: [{ type: 'A', status: 'F' }] } }, { modified: ['.spec.conditions[type="A"].status'] }],
+    ['set element removed', { spec: { tags: ['a', 'b'] } }, { spec: { tags: ['b'] } }, { removed: ['.spec.tags[="a"]'] }],
+    ['set reorder: no change', { spec: { tags: ['a', 'b'] } }, { spec: { tags: ['b', 'a'] } }, {}],
+    ['atomic list changed: one leaf', { spec: { args: ['a'] } }, { spec: { args: ['a', 'b'] } }, { modified: ['.spec.args'] }],
+    ['struct field added: not the struct itself', {}, { spec: { nested: { name: 'x' } } }, { added: ['.spec.nested.name'] }],
+    ['empty map vs absent: a leaf', {}, { spec: { labels: {} } }, { added: ['.spec.labels'] }],
+    ['null vs empty map: modified leaf', { spec: { labels: null } }, { spec: { labels: {} } }, { modified: ['.spec.labels'] }],
+  ])('%s', (_n, l, r, want) => {
+    const c = compareObjects(l, r, Obj);
+    expect({ added: paths(c.added), modified: paths(c.modified), removed: paths(c.removed) }).toEqual({
+      added: want.added ?? [],
+      modified: want.modified ?? [],
+      removed: want.removed ?? [],
+    });
+  });
+});

@@ -1,0 +1,183 @@
+// One step of a field path (structured-merge-diff's PathElement): a struct field or map key, a
+// map-list element named by its key fields, a set-list element named by its value, or a
+// positional list index. Their FieldsV1 spelling (`f:`, `k:`, `v:`, `i:`) and their total order
+// are upstream's, because managedFields written here are read back by clients and other servers.
+import { goJsonStringify, parseGoJson } from '../goJson';
+import type { JsonValue } from '../jsonValue';
+import { isJsonObject } from '../jsonValue';
+
+export type PathElement =
+  | { kind: 'field'; name: string }
+  /** Key fields sorted by name, as upstream keeps them. */
+  | { kind: 'key'; fields: readonly (readonly [string, JsonValue])[] }
+  | { kind: 'value'; value: JsonValue }
+  | { kind: 'index'; index: number };
+
+export type Path = readonly PathElement[];
+
+export const pe = {
+  field: (name: string): PathElement => ({ kind: 'field', name }),
+  key: (fields: Record<string, JsonValue>): PathElement => ({
+    kind: 'key',
+    fields: Object.keys(fields)
+      .sort(compareStrings)
+      .map((k) => [k, fields[k]] as const),
+  }),
+  value: (value: JsonValue): PathElement => ({ kind: 'value', value }),
+  index: (index: number): PathElement => ({ kind: 'index', index }),
+};
+
+/** Go's strings.Compare: byte order of the UTF-8 encodings. */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+const kindRank = { field: 0, key: 1, value: 2, index: 3 } as const;
+
+/** Upstream's PathElement.Compare: fields, then keys, then values, then indexes. */
+export function comparePathElements(a: PathElement, b: PathElement): number {
+  if (a.kind !== b.kind) return kindRank[a.kind] - kindRank[b.kind];
+  switch (a.kind) {
+    case 'field':
+      return compareStrings(a.name, (b as typeof a).name);
+    case 'key':
+      return compareKeyFields(a.fields, (b as typeof a).fields);
+    case 'value':
+      return compareValues(a.value, (b as typeof a).value);
+    case 'index':
+      return Math.sign(a.index - (b as typeof a).index);
+  }
+}
+
+function compareKeyFields(a: PathElementKeyFields, b: PathElementKeyFields): number {
+  for (let i = 0; ; i++) {
+    if (i >= a.length && i >= b.length) return 0;
+    if (i >= a.length) return -1;
+    if (i >= b.length) return 1;
+    const c = compareStrings(a[i][0], b[i][0]) || compareValues(a[i][1], b[i][1]);
+    if (c) return c;
+  }
+}
+type PathElementKeyFields = readonly (readonly [string, JsonValue])[];
+
+function valueRank(v: JsonValue): number {
+  if (typeof v === 'number') return 0;
+  if (typeof v === 'string') return 1;
+  if (typeof v === 'boolean') return 2;
+  if (Array.isArray(v)) return 3;
+  if (v !== null) return 4;
+  return 5;
+}
+
+/** Upstream's value.Compare: a total order over numbers, strings, bools, lists, maps, null. */
+export function compareValues(a: JsonValue, b: JsonValue): number {
+  const ra = valueRank(a);
+  const rb = valueRank(b);
+  if (ra !== rb) return ra - rb;
+  if (typeof a === 'number') return Math.sign(a - (b as number));
+  if (typeof a === 'string') return compareStrings(a, b as string);
+  if (typeof a === 'boolean') return Number(a) - Number(b as boolean);
+  if (Array.isArray(a)) {
+    const bl = b as JsonValue[];
+    for (let i = 0; ; i++) {
+      if (i >= a.length && i >= bl.length) return 0;
+      if (i >= a.length) return -1;
+      if (i >= bl.length) return 1;
+      const c = compareValues(a[i], bl[i]);
+      if (c) return c;
+    }
+  }
+  if (a === null) return 0;
+  const ao = a as Record<string, JsonValue>;
+  const bo = b as Record<string, JsonValue>;
+  const ak = Object.keys(ao).sort(compareStrings);
+  const bk = Object.keys(bo).sort(compareStrings);
+  for (let i = 0; ; i++) {
+    if (i >= ak.length && i >= bk.length) return 0;
+    if (i >= ak.length) return -1;
+    if (i >= bk.length) return 1;
+    const c = compareStrings(ak[i], bk[i]) || compareValues(ao[ak[i]], bo[bk[i]]);
+    if (c) return c;
+  }
+}
+
+/** JSON with object keys sorted by name, as upstream's value writer emits maps. */
+function sortedJson(v: JsonValue): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
+  if (isJsonObject(v)) {
+    const keys = Object.keys(v).sort(compareStrings);
+    return `{${keys.map((k) => `${goJsonStringify(k)}:${sortedJson(v[k] as JsonValue)}`).join(',')}}`;
+  }
+  return goJsonStringify(v);
+}
+
+/** The FieldsV1 key of an element: `f:name`, `k:{"name":"x"}`, `v:"x"`, `i:0`. */
+export function serializePathElement(e: PathElement): string {
+  switch (e.kind) {
+    case 'field':
+      return `f:${e.name}`;
+    case 'key':
+      return `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`;
+    case 'value':
+      return `v:${sortedJson(e.value)}`;
+    case 'index':
+      return `i:${e.index}`;
+  }
+}
+
+/** Parses a FieldsV1 key; the messages are upstream's DeserializePathElement errors. */
+export function deserializePathElement(s: string): PathElement {
+  const prefix = s.slice(0, 2);
+  const rest = s.slice(2);
+  switch (prefix) {
+    case 'f:':
+      return pe.field(rest);
+    case 'k:': {
+      const v = parseJsonOrThrow(rest);
+      if (!isJsonObject(v)) throw new Error('expected key value pairs');
+      if (Object.keys(v).length === 0) throw new Error('expected key value pairs');
+      return pe.key(v as Record<string, JsonValue>);
+    }
+    case 'v:':
+      return pe.value(parseJsonOrThrow(rest));
+    case 'i:': {
+      if (!/^-?\d+$/.test(rest)) throw new Error(`strconv.Atoi: parsing "${rest}": invalid syntax`);
+      return pe.index(Number(rest));
+    }
+    default:
+      throw new Error('unknown path element type');
+  }
+}
+
+function parseJsonOrThrow(text: string): JsonValue {
+  return parseGoJson(text);
+}
+
+function valueString(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(valueString).join(',')}]`;
+  const keys = Object.keys(v).sort(compareStrings);
+  return `{${keys.map((k) => `${k}=${valueString(v[k] as JsonValue)}`).join(';')}}`;
+}
+
+/** Upstream's PathElement.String: `.name`, `[type="Approved"]`, `[="x"]`, `[0]`. */
+export function pathElementString(e: PathElement): string {
+  switch (e.kind) {
+    case 'field':
+      return `.${e.name}`;
+    case 'key':
+      return `[${e.fields.map(([k, v]) => `${k}=${valueString(v)}`).join(',')}]`;
+    case 'value':
+      return `[=${valueString(e.value)}]`;
+    case 'index':
+      return `[${e.index}]`;
+  }
+}
+
+/** Upstream's Path.String, the form conflicts print: `.status.conditions[type="Approved"].reason`. */
+export function pathString(p: Path): string {
+  return p.map(pathElementString).join('');
+}

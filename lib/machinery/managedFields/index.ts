@@ -1,0 +1,2 @@
+export * from './managed';
+export * from './recordUpdate';
