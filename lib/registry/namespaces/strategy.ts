@@ -9,6 +9,7 @@ import { nameIsDNSLabel } from '../../machinery/validation/names';
 import type { Strategy, UpdateStrategy } from '../strategy';
 import { formatTime } from '../systemFields';
 import { validateFinalizerName } from './finalizerName';
+import { namespaceTableColumns } from './tableColumns';
 
 const phases = { active: 'Active', terminating: 'Terminating' } as const;
 
@@ -53,6 +54,7 @@ const finalizeStrategy: UpdateStrategy<Namespace> = {
 };
 
 export const namespaceStrategy: Strategy<Namespace> = {
+  tableColumns: namespaceTableColumns,
   resource: namespaces,
   validateName: nameIsDNSLabel,
   // v1 defaulting: a namespace without a phase is Active.
