@@ -62,6 +62,12 @@ export const protobufMediaType = `application/vnd.${productDomain.split('.')[0]}
  */
 export const protobufMediaTypeAliases = ['application/vnd.kubernetes.protobuf'] as const;
 
+/**
+ * The meta group as stock kubectl names it when asking for Tables (`as=Table;g=meta.k8s.io`):
+ * answered beside groups.meta (docs/design.md, "Naming profile for stock clients").
+ */
+export const stockClientMetaGroup = 'meta.k8s.io';
+
 /** Namespaces the server creates at start-up. */
 export const systemNamespaces = ['default', 'svc-system', 'svc-public', 'svc-node-lease'] as const;
 

@@ -10,6 +10,7 @@ import { nameIsDNSLabel } from '../../machinery/validation/names';
 import type { Strategy, UpdateStrategy } from '../strategy';
 import { formatTime } from '../systemFields';
 import { validateFinalizerName } from './finalizerName';
+import { namespaceTableColumns } from './tableColumns';
 
 const phases = { active: 'Active', terminating: 'Terminating' } as const;
 
@@ -65,6 +66,7 @@ const finalizeStrategy: UpdateStrategy<Namespace> = {
 };
 
 export const namespaceStrategy: Strategy<Namespace> = {
+  tableColumns: namespaceTableColumns,
   resource: namespaces,
   validateName: nameIsDNSLabel,
   // v1 defaulting: a namespace without a phase is Active.
