@@ -103,6 +103,10 @@ describe('configmaps over HTTPS', () => {
 });
 
 describe('configmaps with kubectl', () => {
+  test('api-resources lists configmaps with the short name cm', async () => {
+    expect(await kubectl(['api-resources'])).toMatch(/configmaps\s+cm\s+v1\s+true\s+ConfigMap/);
+  });
+
   test('create --from-literal and --from-file, get cm, apply -f', async () => {
     await kubectl(['create', 'configmap', 'lit', '-n', 'conf', '--from-literal=a=b', '--from-literal=c=d']);
     const file = join(c.dir, 'settings.ini');
