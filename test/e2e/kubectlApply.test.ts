@@ -165,10 +165,10 @@ describe.each(minors)('kubectl %s', (minor) => {
     expect(created).toContain('serviceaccount/pb created');
     expect(created).toContain(`role.${rbacGroup}/pruned created`);
 
-    // The default allowlist names kinds this server does not serve (ConfigMap first).
+    // The default allowlist names kinds this server does not serve (ConfigMap is served; Endpoints is next).
     const defaults = await run(['apply', '--prune', '-l', sel, '-f', all]);
     expect(defaults.code).not.toBe(0);
-    expect(defaults.stderr).toContain('no matches for kind "ConfigMap" in version "v1"');
+    expect(defaults.stderr).toContain('no matches for kind "Endpoints" in version "v1"');
 
     const pruned = await ok(['apply', '--prune', '-l', sel, ...allow, '-f', file('prune-one', sa('pa'))]);
     expect(pruned).toContain('serviceaccount/pa unchanged');
