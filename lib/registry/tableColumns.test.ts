@@ -1,6 +1,7 @@
 // Cells of every kind's columns, with upstream's printers_test.go examples where it has them.
 import type { ApiObject } from '../api';
 import { csrTableColumns } from './certificatesigningrequests/tableColumns';
+import { configMapTableColumns } from './configmaps/tableColumns';
 import { leaseTableColumns } from './leases/tableColumns';
 import { namespaceTableColumns } from './namespaces/tableColumns';
 import { clusterRoleBindingTableColumns, roleBindingTableColumns, roleTableColumns } from './rbac/tableColumns';
@@ -16,6 +17,7 @@ describe('column definitions', () => {
   test.each<[string, readonly TableColumn[], string[]]>([
     ['csr', csrTableColumns as readonly TableColumn[], ['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']],
     ['sa', serviceAccountTableColumns as readonly TableColumn[], ['Name', 'Secrets', 'Age']],
+    ['configmap', configMapTableColumns as readonly TableColumn[], ['Name', 'Data', 'Age']],
     ['ns', namespaceTableColumns as readonly TableColumn[], ['Name', 'Status', 'Age']],
     ['lease', leaseTableColumns as readonly TableColumn[], ['Name', 'Holder', 'Age']],
     ['role', roleTableColumns, ['Name', 'Created At']],
@@ -41,6 +43,8 @@ describe('column definitions', () => {
 
 describe('cells', () => {
   test.each<[string, readonly TableColumn[], ApiObject, unknown[]]>([
+    ['configmap counts data and binaryData keys', configMapTableColumns as readonly TableColumn[], { metadata: created('2026-01-10T09:59:00Z'), data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } }, ['x', 3, '60s']],
+    ['configmap with no data', configMapTableColumns as readonly TableColumn[], { metadata: created('2026-01-10T09:59:00Z') }, ['x', 0, '60s']],
     [
       'csr pending, no duration',
       csrTableColumns as readonly TableColumn[],

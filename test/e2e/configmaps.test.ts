@@ -115,8 +115,10 @@ describe('configmaps with kubectl', () => {
     expect(JSON.parse(await kubectl(['get', 'cm', 'lit', '-n', 'conf', '-o', 'json']))).toMatchObject({ data: { a: 'b', c: 'd' } });
     expect(JSON.parse(await kubectl(['get', 'configmap', 'file', '-n', 'conf', '-o', 'json']))).toMatchObject({ data: { 'settings.ini': '[main]\nx=1\n' } });
     const table = await kubectl(['get', 'cm', '-n', 'conf']);
-    expect(table).toMatch(/^NAME\b/);
-    expect(table).toMatch(/^lit\b/m);
+    // Upstream's columns: NAME, DATA (keys of data and binaryData), AGE.
+    expect(table).toMatch(/^NAME\s+DATA\s+AGE\n/);
+    expect(table).toMatch(/^lit\s+2\s+\S+$/m);
+    expect(table).toMatch(/^file\s+1\s+\S+$/m);
     const names = (await kubectl(['get', 'cm', '-n', 'conf', '-o', 'name'])).trim().split('\n');
     expect(names).toEqual(expect.arrayContaining(['configmap/lit', 'configmap/file']));
 

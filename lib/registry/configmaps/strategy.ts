@@ -4,6 +4,7 @@ import type { ConfigMap } from '../../api';
 import { configmaps } from '../../api';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names';
 import type { Strategy } from '../strategy';
+import { configMapTableColumns } from './tableColumns';
 import { validateConfigMap, validateConfigMapUpdate } from './validation';
 
 export const configMapStrategy: Strategy<ConfigMap> = {
@@ -24,4 +25,5 @@ export const configMapStrategy: Strategy<ConfigMap> = {
   },
   subresourceStrategies: {},
   deleteReturnsObject: false,
+  tableColumns: configMapTableColumns,
 };
