@@ -7,6 +7,7 @@ module.exports = {
     rule('etcd-imports-nothing', '^lib/etcd/', '^lib/(?!etcd/)'),
     rule('machinery-only-api', '^lib/machinery/', '^lib/(?!api/|machinery/)'),
     rule('codec-only-api-machinery', '^lib/codec/', '^lib/(?!api/|machinery/|codec/)'),
+    rule('cel-only-api-machinery', '^lib/cel/', '^lib/(?!api/|machinery/|cel/)'),
     rule('signing-only-api', '^lib/signing/', '^lib/(?!api/|signing/)'),
     rule('registry-not-http', '^lib/registry/', '^lib/(apiserver|auth|admission|cel|client|controllers|signing)/'),
     rule('watchcache-below-registry', '^lib/watchcache/', '^lib/(?!api/|machinery/|etcd/|watchcache/)'),

@@ -1,10 +1,12 @@
 // Two projects: fast unit tests beside the code, and e2e tests that start etcd and the real processes.
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, target: 'es2022', transform: { legacyDecorator: true, decoratorMetadata: true } }, module: { type: 'commonjs' } }] };
+// The CEL library is ESM-only (DESIGN.md §2b): jest transforms it to CommonJS like our sources.
+const esm = { transform: { ...transform, '^.+\\.js$': transform['^.+\\.ts$'] }, transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'] };
 module.exports = {
   // Global (jest ignores it per project): e2e tests start processes; unit tests finish far below it.
   testTimeout: 60000,
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', transform, roots: ['<rootDir>/lib', '<rootDir>/cmd'], testMatch: ['**/*.test.ts'] },
-    { displayName: 'e2e', testEnvironment: 'node', transform, roots: ['<rootDir>/test/e2e'], testMatch: ['**/*.test.ts'] },
+    { displayName: 'unit', testEnvironment: 'node', ...esm, roots: ['<rootDir>/lib', '<rootDir>/cmd'], testMatch: ['**/*.test.ts'] },
+    { displayName: 'e2e', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/e2e'], testMatch: ['**/*.test.ts'] },
   ],
 };

@@ -5,6 +5,7 @@ export * from './resource';
 export * from './lifecycle';
 export * from './core/namespace';
 export * from './core/serviceaccount';
+export * from './core/configmap';
 export * from './certificates/certificateSigningRequest';
 export * from './featureGates';
 export * from './rbac';

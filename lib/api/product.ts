@@ -42,6 +42,11 @@ export const rbacPolicyKeys = {
   aggregateToView: `${groups.rbac}/aggregate-to-view`,
 } as const;
 
+/** Labels the server sets (upstream kubernetes.io/metadata.name: every namespace carries its name). */
+export const labels = {
+  metadataName: `${productDomain}/metadata.name`,
+} as const;
+
 export const annotations = {
   initialEventsEnd: `${productDomain}/initial-events-end`,
   enforceMountableSecrets: `${productDomain}/enforce-mountable-secrets`,
@@ -56,6 +61,12 @@ export const protobufMediaType = `application/vnd.${productDomain.split('.')[0]}
  * upstream spelling (docs/design.md, "Naming profile for stock clients"). Not offered in negotiation or 415 lists.
  */
 export const protobufMediaTypeAliases = ['application/vnd.kubernetes.protobuf'] as const;
+
+/**
+ * The meta group as stock kubectl names it when asking for Tables (`as=Table;g=meta.k8s.io`):
+ * answered beside groups.meta (docs/design.md, "Naming profile for stock clients").
+ */
+export const stockClientMetaGroup = 'meta.k8s.io';
 
 /** Namespaces the server creates at start-up. */
 export const systemNamespaces = ['default', 'svc-system', 'svc-public', 'svc-node-lease'] as const;

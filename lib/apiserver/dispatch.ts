@@ -69,6 +69,9 @@ const handlers: Record<string, Handler> = {
   deletecollection: handleDeleteCollection,
 };
 
+/** Verbs whose responses may be Tables. */
+const tableVerbs = new Set(['get', 'list', 'watch']);
+
 const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 /** The log line's user for a request that never got past authentication (401, shutdown refusals). */
@@ -163,7 +166,8 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     }
     served = cfg.resources.lookup(info.group, info.version, info.resource);
     if (!served) throw errors.routeNotFound();
-    output = chooseOutput(req.headers.accept, isPrettyRequested(req, query));
+    // Tables are converted for reads only; a Table clause on a write is skipped (docs/design.md).
+    output = chooseOutput(req.headers.accept, isPrettyRequested(req, query), isStored(served) && tableVerbs.has(info.verb));
     const createOnly = info.verb === 'create' ? cfg.resources.createOnlyEndpoint(served.info, info.subresource) : undefined;
     validateRoute(served, info);
     validateNameParameter(info);

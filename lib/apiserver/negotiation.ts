@@ -1,4 +1,6 @@
-// Accept-header negotiation for API responses (spec §4.4): JSON or YAML; 406 otherwise.
+// Accept-header negotiation for API responses (spec §4.4): JSON or YAML, or a Table in either
+// where the endpoint offers one; 406 otherwise.
+import { groups, stockClientMetaGroup } from '../api/product';
 import { errors } from '../machinery/errors';
 import type { OutputFormat, OutputMediaType } from './respond';
 
@@ -38,14 +40,28 @@ const served: Record<string, OutputMediaType> = {
 };
 
 /**
- * The output for a resource request. Clauses with conversion parameters (as=Table, …) name
- * representations this server does not offer yet, so they are skipped and a later clause wins.
+ * Table groups answered: ours, and the upstream spelling stock kubectl sends (docs/design.md,
+ * "Naming profile for stock clients"); the Table is written under the group asked for.
  */
-export function chooseOutput(accept: string | undefined, pretty: boolean): OutputFormat {
+const tableGroups: readonly string[] = [groups.meta, stockClientMetaGroup];
+const tableVersions: readonly string[] = ['v1', 'v1beta1'];
+
+/**
+ * The output for a request. `tables` says whether the endpoint converts to Table (upstream
+ * AllowsMediaTypeTransform: JSON or YAML only); any other conversion (PartialObjectMetadata, …)
+ * is not offered, so its clause is skipped and a later clause wins.
+ */
+export function chooseOutput(accept: string | undefined, pretty: boolean, tables = false): OutputFormat {
   if (!accept || !accept.trim()) return { mediaType: 'application/json', pretty };
   for (const c of parseAccept(accept)) {
-    if (c.params.as || c.params.g || c.params.v) continue;
     const mt = served[c.type];
+    if (c.params.as || c.params.g || c.params.v) {
+      const { as, g, v } = c.params;
+      if (tables && mt && as === 'Table' && tableGroups.includes(g ?? '') && tableVersions.includes(v ?? '')) {
+        return { mediaType: mt, pretty, table: { group: g ?? '', version: v ?? '' } };
+      }
+      continue;
+    }
     if (mt) return { mediaType: mt, pretty };
   }
   throw errors.notAcceptable(`only the following media types are accepted: application/json, application/yaml`);

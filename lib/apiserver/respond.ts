@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
 import { ApiError } from '../machinery/errors';
+import type { TableTarget } from './tableOutput';
 import { warningHeaderValue } from './warningHeader';
 
 export type OutputMediaType = 'application/json' | 'application/yaml';
@@ -11,6 +12,8 @@ export type OutputMediaType = 'application/json' | 'application/yaml';
 export interface OutputFormat {
   mediaType: OutputMediaType;
   pretty: boolean;
+  /** The client asked for a Table (as=Table;g=…;v=…) in this media type. */
+  table?: TableTarget;
 }
 
 /** Responses at least this large are gzipped when the client accepts it (upstream's threshold). */

@@ -159,6 +159,14 @@ export class WireWriter {
     this.bytes(field, utf8.encode(s));
   }
 
+  /** A `double` field: fixed64, IEEE 754 little-endian. */
+  double(field: number, v: number): void {
+    this.tag(field, WireType.fixed64);
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setFloat64(0, v, true);
+    for (const x of b) this.chunks.push(x);
+  }
+
   finish(): Uint8Array {
     return Uint8Array.from(this.chunks);
   }

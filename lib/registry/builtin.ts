@@ -1,6 +1,7 @@
 // The served resources: one registration line each (a schema in lib/api, a strategy here).
 import type { Strategy } from './strategy';
 import { certificateSigningRequestStrategy } from './certificatesigningrequests';
+import { configMapStrategy } from './configmaps';
 import { leaseStrategy } from './leases';
 import { namespaceStrategy } from './namespaces';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac';
@@ -9,6 +10,7 @@ import { serviceAccountStrategy } from './serviceaccounts';
 export const builtinStrategies: readonly Strategy[] = [
   namespaceStrategy,
   serviceAccountStrategy,
+  configMapStrategy,
   certificateSigningRequestStrategy,
   leaseStrategy,
   roleStrategy,

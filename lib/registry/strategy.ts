@@ -2,6 +2,7 @@
 // One strategy per resource; generic logic (metadata, preconditions, finalizers) lives in the store.
 import type { ApiObject, ResourceInfo } from '../api';
 import type { FieldError } from '../machinery/fieldErrors';
+import type { TableColumn } from './tableColumns';
 
 export interface UserInfo {
   name: string;
@@ -67,4 +68,6 @@ export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrateg
   hasPendingFinalizers?(obj: T): boolean;
   /** The body returned by a DELETE that removed the object: the object itself, or a Status. */
   readonly deleteReturnsObject: boolean;
+  /** Table columns (upstream's printer columns); absent = the default table (Name, Created At). */
+  readonly tableColumns?: readonly TableColumn<T>[];
 }

@@ -159,7 +159,7 @@ describe('fuzz: malformed requests', () => {
   let result: BarrageResult;
 
   test('every request is answered in time, never with a 5xx, and API failures are Status objects', async () => {
-    expect(targets.map((t) => t.info.kind)).toEqual(expect.arrayContaining(['Namespace', 'ServiceAccount', 'CertificateSigningRequest']));
+    expect(targets.map((t) => t.info.kind)).toEqual(expect.arrayContaining(['Namespace', 'ServiceAccount', 'ConfigMap', 'CertificateSigningRequest']));
     expect(createOnly.length).toBeGreaterThan(0);
     const cases = generate(new Prng(seed));
     expect(cases.length).toBeGreaterThanOrEqual(1200);

@@ -98,4 +98,10 @@ describe('kubectl', () => {
     const out = await ok(['explain', 'csr.spec.signerName']);
     expect(out).toContain('signerName');
   });
+
+  test('explain --output=plaintext-openapiv2 reads the protobuf OpenAPI v2 document', async () => {
+    const out = await ok(['explain', 'sa.secrets', '--output=plaintext-openapiv2']);
+    expect(out).toContain('RESOURCE: secrets <[]Object>');
+    expect(out).toMatch(/name\t<string>/);
+  });
 });

@@ -7,6 +7,8 @@ import { refuseDuringShutdown } from '../filters/shutdown';
 import { watchObjects, ApiWatchEvent } from '../../registry/watch';
 import type { HandlerContext } from '../handlerContext';
 import { stringifyShared } from '../respond';
+import { asTable, type TableOptions } from '../tableOutput';
+import { tableOptionsFor } from '../tableResponse';
 import { watchRequestFromQuery } from './listQuery';
 
 /** Without timeoutSeconds the server picks [minRequestTimeout, 2×minRequestTimeout) like upstream. */
@@ -20,9 +22,24 @@ function frame(e: ApiWatchEvent): string {
   return `{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`;
 }
 
+/**
+ * Table watches (upstream watchEmbeddedEncoder): each event's object is a one-row Table; only
+ * the first event carries columnDefinitions, later ones have null.
+ */
+function tableFramer(opts: TableOptions, now: () => Date): (e: ApiWatchEvent) => string {
+  let headers = true;
+  return (e) => {
+    const table = asTable(e.object, { ...opts, headers, now: now() });
+    headers = false;
+    return `{"type":"${e.type}","object":${JSON.stringify(table)}}\n`;
+  };
+}
+
 export async function handleWatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const wq = watchRequestFromQuery(h);
+  const tableOpts = tableOptionsFor(h);
+  const toFrame = tableOpts ? tableFramer(tableOpts, h.now) : frame;
   const res = h.res;
   const timeoutSeconds = wq.timeoutSeconds > 0 ? wq.timeoutSeconds : minRequestTimeoutSeconds * (1 + Math.random());
   const scope = h.info.namespace ? 'namespace' : 'cluster';
@@ -59,7 +76,7 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       if (!res.headersSent) startStream();
       let chunk = '';
       for (const e of events) {
-        const line = frame(e);
+        const line = toFrame(e);
         h.metrics.watchEvents.inc(kindLabels);
         h.metrics.watchEventSizes.observe(kindLabels, line.length);
         chunk += line;

@@ -37,7 +37,11 @@ describe('group-version documents', () => {
     ['protobuf then json', `/openapi/v3/${csrPath}`, { Accept: 'application/com.github.proto-openapi.spec.v3.v1.0+protobuf, application/json' }, 200, {}],
     ['unknown group-version', '/openapi/v3/apis/nope/v1', {}, 404, {}],
     ['v2 json', '/openapi/v2', { Accept: 'application/json' }, 200, { Vary: 'Accept', 'Content-Type': 'application/json' }],
-    ['v2 protobuf only', '/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' }, 406, {}],
+    ['v2 protobuf (kubectl ≤ 1.28)', '/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' }, 200, { Vary: 'Accept', 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }],
+    ['v2 protobuf, new subtype', '/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }, 200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', ETag: `"${service.swaggerV2().etag}"` }],
+    ['v2 protobuf preferred over json', '/openapi/v2', { Accept: 'application/json;q=0.5, application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }, 200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }],
+    ['v2 protobuf etag match', '/openapi/v2', { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'If-None-Match': `"${service.swaggerV2().etag}"` }, 304, {}],
+    ['v2 yaml only', '/openapi/v2', { Accept: 'application/yaml' }, 406, {}],
     ['v2 if-modified-since', '/openapi/v2', { 'If-Modified-Since': fixed.toUTCString() }, 304, {}],
   ];
   it.each(cases)('%s', (_name, url, headers, status, expected) => {

@@ -1,5 +1,6 @@
-// Serving the documents like kube-openapi's handlers: JSON only (the protobuf forms are
-// not implemented, so an Accept asking only for them gets 406 with an empty body), a quoted
+// Serving the documents like kube-openapi's handlers: JSON, and for v2 also gnostic's
+// protobuf (kubectl ≤ 1.28 reads only that; the v3 protobuf form is not implemented, so an
+// Accept asking only for it gets 406 with an empty body), a quoted
 // ETag (uppercase hex SHA-512 of the body) with If-None-Match → 304, Last-Modified; for
 // v3 group-versions `?hash=` equal to the ETag adds immutable caching headers and an
 // outdated hash redirects (301) to the current URL.
@@ -8,6 +9,7 @@ import type { ResourceInfo } from '../../api/resource';
 import { marshalJSON } from '../../codec/encode';
 import { parseAccept } from '../../codec/mediaType';
 import { buildOpenAPIV3, buildSwaggerV2, OpenAPIBuildOptions } from './documents';
+import { swaggerToProto } from './swaggerProto';
 
 export interface OpenAPIResponse {
   status: number;
@@ -48,12 +50,21 @@ function queryValue(q: QueryBag, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : (v as string | undefined);
 }
 
-/** Whether the Accept header lets us send application/json (kube-openapi's loop over clauses). */
-function acceptsJSON(accept: string | undefined): boolean {
+/** The v2 forms in kube-openapi's order; the first one an Accept clause matches is sent. */
+const v2Forms = ['json', 'com.github.proto-openapi.spec.v2@v1.0+protobuf', 'com.github.proto-openapi.spec.v2.v1.0+protobuf'] as const;
+
+/** kube-openapi's loop over Accept clauses (in preference order) against the offered subtypes. */
+function negotiate<T extends string>(accept: string | undefined, offered: readonly T[]): T | undefined {
   for (const c of parseAccept(accept || '*/*')) {
-    if ((c.type === 'application' || c.type === '*') && (c.subType === 'json' || c.subType === '*')) return true;
+    if (c.type !== 'application' && c.type !== '*') continue;
+    const hit = offered.find((sub) => c.subType === '*' || c.subType === sub);
+    if (hit) return hit;
   }
-  return false;
+  return undefined;
+}
+
+function acceptsJSON(accept: string | undefined): boolean {
+  return negotiate(accept, ['json']) !== undefined;
 }
 
 /** http.ServeContent's conditional GET: If-None-Match (weak match, "*"), else If-Modified-Since. */
@@ -81,6 +92,7 @@ function rfc1123(d: Date): string {
 /** The documents of one server (static, so built once, on first use) and their handler. */
 export class OpenAPIService {
   private v2?: Rendered;
+  private v2Proto?: Rendered;
   private v3?: Map<string, Rendered>;
   private index?: Rendered;
   private readonly lastModified: Date;
@@ -96,6 +108,15 @@ export class OpenAPIService {
   swaggerV2(): Rendered {
     this.v2 ??= render(buildSwaggerV2(this.resources, this.opts));
     return this.v2;
+  }
+
+  /** The protobuf form keeps the JSON form's ETag, as kube-openapi derives one cache from the other. */
+  swaggerV2Proto(): Rendered {
+    if (!this.v2Proto) {
+      const json = this.swaggerV2();
+      this.v2Proto = { body: Buffer.from(swaggerToProto(JSON.parse(json.body.toString('utf8')) as Record<string, unknown>)), etag: json.etag };
+    }
+    return this.v2Proto;
   }
 
   groupVersions(): Map<string, Rendered> {
@@ -116,10 +137,10 @@ export class OpenAPIService {
     return this.index;
   }
 
-  private content(doc: Rendered, h: HeaderBag, extra: Record<string, string>): OpenAPIResponse {
+  private content(doc: Rendered, h: HeaderBag, extra: Record<string, string>, contentType = 'application/json'): OpenAPIResponse {
     const headers: Record<string, string> = {
       ...extra,
-      'Content-Type': 'application/json',
+      'Content-Type': contentType,
       ETag: JSON.stringify(doc.etag),
       'Last-Modified': this.lastModified.toUTCString(),
     };
@@ -134,8 +155,11 @@ export class OpenAPIService {
   /** Answers a GET under /openapi/; undefined when the path is not an OpenAPI path. */
   serve(path: string, query: QueryBag, headers: HeaderBag): OpenAPIResponse | undefined {
     if (path === openapiV2Path) {
-      if (!acceptsJSON(header(headers, 'accept'))) return { status: 406, headers: { Vary: 'Accept' }, body: Buffer.alloc(0) };
-      return this.content(this.swaggerV2(), headers, { Vary: 'Accept' });
+      const form = negotiate(header(headers, 'accept'), v2Forms);
+      if (form === undefined) return { status: 406, headers: { Vary: 'Accept' }, body: Buffer.alloc(0) };
+      if (form === 'json') return this.content(this.swaggerV2(), headers, { Vary: 'Accept' });
+      // Both protobuf subtypes answer with the one Go's mime parser accepts ('@' is a tspecial).
+      return this.content(this.swaggerV2Proto(), headers, { Vary: 'Accept' }, `application/${v2Forms[2]}`);
     }
     if (path === openapiV3Path || path === `${openapiV3Path}/`) return this.content(this.v3Index(), headers, {});
     if (!path.startsWith(`${openapiV3Path}/`)) return undefined;

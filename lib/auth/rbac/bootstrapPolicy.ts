@@ -114,7 +114,7 @@ const clusterRoles: readonly ClusterRole[] = [
     n.aggregateToEdit,
     [
       rule(['impersonate'], [core], ['serviceaccounts']),
-      rule(write, [core], ['serviceaccounts']),
+      rule(write, [core], ['serviceaccounts', 'configmaps']),
       rule(['create'], [core], ['serviceaccounts/token']),
       rule(readWrite, [groups.coordination], ['leases']),
     ],
@@ -123,7 +123,7 @@ const clusterRoles: readonly ClusterRole[] = [
   clusterRole(
     n.aggregateToView,
     [
-      rule(read, [core], ['serviceaccounts']),
+      rule(read, [core], ['serviceaccounts', 'configmaps']),
       rule(read, [core], ['namespaces/status']),
       // reading namespaces at namespace scope means reading *this* namespace
       rule(read, [core], ['namespaces']),

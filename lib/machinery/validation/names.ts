@@ -122,6 +122,22 @@ export function isValidLabelValue(value: string): string[] {
   return errs;
 }
 
+const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyRe = new RegExp(`^${configMapKeyFmt}$`);
+
+/** A key of a ConfigMap's (or Secret's) data: a file name in a volume, so never '.' or '..'. */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLen(value) > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!configMapKeyRe.test(value)) {
+    errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'));
+  }
+  if (value === '.') errs.push("must not be '.'");
+  else if (value === '..') errs.push("must not be '..'");
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
 /** Names usable as a single path segment / storage key (errors.md §3 "Name parameter invalid"). */
 export function validatePathSegmentName(name: string, prefix: boolean): string[] {
   const errs: string[] = [];

@@ -8,6 +8,7 @@ import { validatePathSegmentName } from '../../machinery/validation/names';
 import type { RequestContext, Strategy, UpdateStrategy } from '../strategy';
 import { populateConditionTimestamps, preserveConditionInstances } from './conditions';
 import { validateCertificateSigningRequestCreate, validateCertificateSigningRequestUpdate } from './validation';
+import { csrTableColumns } from './tableColumns';
 
 type Csr = CertificateSigningRequest;
 
@@ -65,6 +66,7 @@ const approvalStrategy: UpdateStrategy<Csr> = {
 };
 
 export const certificateSigningRequestStrategy: Strategy<Csr> = {
+  tableColumns: csrTableColumns,
   resource: certificatesigningrequests,
   // Any name usable as a path segment: upstream does not care what requests are called.
   validateName: validatePathSegmentName,

@@ -7,6 +7,7 @@ import { leases } from '../../api';
 import { fieldErr, FieldError } from '../../machinery/fieldErrors';
 import { isQualifiedName, nameIsDNSSubdomain } from '../../machinery/validation/names';
 import type { Strategy } from '../strategy';
+import { leaseTableColumns } from './tableColumns';
 
 /** Strategy names defined upstream; others must be qualified names with a prefix ("x.io/y"). */
 export const knownLeaseStrategies = ['OldestEmulationVersion'] as const;
@@ -44,6 +45,7 @@ export function validateLeaseSpec(spec: LeaseSpec | null | undefined): FieldErro
 
 export function newLeaseStrategy(opts: LeaseStrategyOptions): Strategy<Lease> {
   return {
+    tableColumns: leaseTableColumns,
     resource: leases,
     validateName: nameIsDNSSubdomain,
     prepareForCreate(_ctx, obj) {

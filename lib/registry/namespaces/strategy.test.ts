@@ -83,7 +83,7 @@ describe('Namespace strategy: update endpoints', () => {
     expect(errs).toEqual([]);
     expect(obj.spec).toEqual({ finalizers: ['svc'] });
     expect(obj.status).toEqual({ phase: 'Active' });
-    expect(obj.metadata?.labels).toEqual({ a: 'b' });
+    expect(obj.metadata?.labels).toEqual({ a: 'b', 'svc.io/metadata.name': 'team-a' });
   });
 
   it('status: spec is kept, conditions are editable', () => {
@@ -194,5 +194,25 @@ describe('Namespace strategy: fixed properties', () => {
     expect(strategy.deleteReturnsObject).toBe(true);
     expect(strategy.allowUnconditionalUpdate).toBe(true);
     expect(Object.keys(strategy.subresourceStrategies).sort()).toEqual(['finalize', 'status']);
+  });
+});
+
+describe('Namespace strategy: the svc.io/metadata.name label (upstream kubernetes.io/metadata.name)', () => {
+  test('set on create beside the client labels', () => {
+    const obj: Namespace = { metadata: { name: 'n', labels: { team: 'blue' } } };
+    strategy.prepareForCreate(ctx(), obj);
+    expect(obj.metadata?.labels).toEqual({ team: 'blue', 'svc.io/metadata.name': 'n' });
+  });
+  test.each<['' | 'status' | 'finalize', Record<string, string> | undefined]>([
+    ['', undefined],
+    ['', { 'svc.io/metadata.name': 'other' }],
+    ['status', {}],
+    ['finalize', { 'svc.io/metadata.name': '' }],
+  ])('restored on update through %p when the body has %p', (endpoint, bodyLabels) => {
+    const old = stored({ metadata: { name: 'team-a', uid: 'u1', labels: { 'svc.io/metadata.name': 'team-a' } } });
+    const { obj } = update(endpoint, old, (n) => {
+      n.metadata!.labels = bodyLabels;
+    });
+    expect(obj.metadata?.labels?.['svc.io/metadata.name']).toBe('team-a');
   });
 });

@@ -3,17 +3,26 @@
 // DELETE first marks the namespace Terminating (upstream's namespace REST Delete).
 import type { Namespace } from '../../api';
 import { immortalNamespaces, namespaceFinalizer, namespaces } from '../../api';
+import { labels } from '../../api/product';
 import { errors } from '../../machinery/errors';
 import { fieldErr, FieldError } from '../../machinery/fieldErrors';
 import { nameIsDNSLabel } from '../../machinery/validation/names';
 import type { Strategy, UpdateStrategy } from '../strategy';
 import { formatTime } from '../systemFields';
 import { validateFinalizerName } from './finalizerName';
+import { namespaceTableColumns } from './tableColumns';
 
 const phases = { active: 'Active', terminating: 'Terminating' } as const;
 
 const conflictWhileFinalizing =
   'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
+
+/** Upstream's default label (KEP-2161, GA): the namespace's own name, restored on every write so label selectors can name namespaces. */
+function labelWithName(ns: Namespace): void {
+  const name = ns.metadata?.name;
+  if (!name) return;
+  (ns.metadata ??= {}).labels = { ...ns.metadata.labels, [labels.metadataName]: name };
+}
 
 function finalizersOf(ns: Namespace): string[] {
   const f = ns.spec?.finalizers;
@@ -28,6 +37,7 @@ function validateNamespace(ns: Namespace): FieldError[] {
 const statusStrategy: UpdateStrategy<Namespace> = {
   resetFields: [['spec']],
   prepareForUpdate(_ctx, obj, old) {
+    labelWithName(obj);
     if (old.spec === undefined) delete obj.spec;
     else obj.spec = structuredClone(old.spec);
   },
@@ -46,6 +56,7 @@ const statusStrategy: UpdateStrategy<Namespace> = {
 const finalizeStrategy: UpdateStrategy<Namespace> = {
   resetFields: [['status']],
   prepareForUpdate(_ctx, obj, old) {
+    labelWithName(obj);
     if (old.status === undefined) delete obj.status;
     else obj.status = structuredClone(old.status);
   },
@@ -55,6 +66,7 @@ const finalizeStrategy: UpdateStrategy<Namespace> = {
 };
 
 export const namespaceStrategy: Strategy<Namespace> = {
+  tableColumns: namespaceTableColumns,
   resource: namespaces,
   validateName: nameIsDNSLabel,
   // v1 defaulting: a namespace without a phase is Active.
@@ -63,6 +75,7 @@ export const namespaceStrategy: Strategy<Namespace> = {
   },
   prepareForCreate(_ctx, obj) {
     obj.status = { phase: phases.active };
+    labelWithName(obj);
     // The namespace controller must get to empty the namespace before it goes away.
     const finalizers = finalizersOf(obj);
     if (!finalizers.includes(namespaceFinalizer)) obj.spec = { ...obj.spec, finalizers: [...finalizers, namespaceFinalizer] };
@@ -72,6 +85,7 @@ export const namespaceStrategy: Strategy<Namespace> = {
   },
   resetFields: [['status']],
   prepareForUpdate(_ctx, obj, old) {
+    labelWithName(obj);
     const finalizers = old.spec?.finalizers;
     if (finalizers === undefined) {
       if (obj.spec) delete obj.spec.finalizers;

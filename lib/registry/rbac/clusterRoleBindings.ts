@@ -13,6 +13,7 @@ import {
   validateRoleRefUnchanged,
   validateSubjects,
 } from './validation';
+import { clusterRoleBindingTableColumns } from './tableColumns';
 
 const allowedRoleKinds = [roleKinds.clusterRole];
 
@@ -21,6 +22,7 @@ function validateClusterRoleBinding(binding: ClusterRoleBinding): FieldError[] {
 }
 
 export const clusterRoleBindingStrategy: Strategy<ClusterRoleBinding> = {
+  tableColumns: clusterRoleBindingTableColumns,
   resource: clusterrolebindings,
   validateName: validateRBACName,
   applyDefaults: applyBindingDefaults,

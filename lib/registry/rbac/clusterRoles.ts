@@ -11,12 +11,14 @@ import {
   validatePolicyRules,
   validateRBACName,
 } from './validation';
+import { roleTableColumns } from './tableColumns';
 
 function validateClusterRole(role: ClusterRole, allowInvalidLabelValueInSelector: boolean): FieldError[] {
   return [...validatePolicyRules(role.rules, false), ...validateAggregationRule(role.aggregationRule, allowInvalidLabelValueInSelector)];
 }
 
 export const clusterRoleStrategy: Strategy<ClusterRole> = {
+  tableColumns: roleTableColumns,
   resource: clusterroles,
   validateName: validateRBACName,
   prepareForCreate() {},

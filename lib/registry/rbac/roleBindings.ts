@@ -13,6 +13,7 @@ import {
   validateRoleRefUnchanged,
   validateSubjects,
 } from './validation';
+import { roleBindingTableColumns } from './tableColumns';
 
 const allowedRoleKinds = [roleKinds.role, roleKinds.clusterRole];
 
@@ -21,6 +22,7 @@ function validateRoleBinding(binding: RoleBinding): FieldError[] {
 }
 
 export const roleBindingStrategy: Strategy<RoleBinding> = {
+  tableColumns: roleBindingTableColumns,
   resource: rolebindings,
   validateName: validateRBACName,
   applyDefaults: applyBindingDefaults,

@@ -3,8 +3,10 @@ import type { Role } from '../../api';
 import { roles } from '../../api';
 import type { Strategy } from '../strategy';
 import { createRulesOnUpdate, validatePolicyRules, validateRBACName } from './validation';
+import { roleTableColumns } from './tableColumns';
 
 export const roleStrategy: Strategy<Role> = {
+  tableColumns: roleTableColumns,
   resource: roles,
   validateName: validateRBACName,
   prepareForCreate() {},

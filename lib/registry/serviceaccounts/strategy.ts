@@ -5,6 +5,7 @@ import type { ServiceAccount } from '../../api';
 import { annotations, serviceaccounts } from '../../api';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names';
 import type { RequestContext, Strategy } from '../strategy';
+import { serviceAccountTableColumns } from './tableColumns';
 
 /** A secrets[] entry keeps only its name: the namespace is implied, the rest is meaningless. */
 function cleanSecretReferences(sa: ServiceAccount): void {
@@ -31,6 +32,7 @@ export interface ServiceAccountStrategy extends Strategy<ServiceAccount> {
 }
 
 export const serviceAccountStrategy: ServiceAccountStrategy = {
+  tableColumns: serviceAccountTableColumns,
   resource: serviceaccounts,
   validateName: nameIsDNSSubdomain,
   prepareForCreate(_ctx, obj) {

@@ -1,0 +1,88 @@
+// The one CEL environment builder (spec §4.10): declared variables typed from our schemas,
+// upstream's libraries, and programs that count their cost.
+import { Environment } from '@marcbachmann/cel-js';
+import type { ASTNode } from '@marcbachmann/cel-js';
+import type { FieldSchema } from '../api/schema';
+import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
+import { instrument, withTracker } from './instrument';
+import type { CostedEvaluator } from './instrument';
+import { listFunctions } from './library/lists';
+import { regexFunctions } from './library/regex';
+import type { CelFunction } from './library/types';
+import { toCelValue } from './values';
+
+export interface CelVariable {
+  name: string;
+  /** The variable's schema: values are converted with it (BigInt integers, escaped names). */
+  schema?: FieldSchema;
+}
+
+export type CompileResult = { program: CelProgram; error?: undefined } | { program?: undefined; error: string };
+
+export type EvalResult =
+  | { ok: true; value: unknown; cost: number }
+  | { ok: false; message: string; cost: number; costExceeded: boolean };
+
+export interface EvalOptions {
+  /** The request's budget; each evaluation takes its cost from it. */
+  budget?: CostBudget;
+  /** Per-expression limit (upstream's PerCallLimit by default). */
+  limit?: number;
+}
+
+const libraries: readonly CelFunction[] = [...listFunctions, ...regexFunctions];
+
+export class CelEnvironment {
+  private readonly env: Environment;
+  private readonly variables: ReadonlyMap<string, CelVariable>;
+
+  constructor(variables: readonly CelVariable[]) {
+    // Every object variable is dynamic: has() tests a field's presence (spec §4.10.4).
+    this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+    for (const v of variables) this.env.registerVariable(v.name, 'dyn');
+    for (const f of libraries) this.env.registerFunction(f.signature, costed(f));
+    this.variables = new Map(variables.map((v) => [v.name, v]));
+  }
+
+  compile(expression: string): CompileResult {
+    try {
+      const parsed = this.env.parse(expression);
+      const checked = parsed.check();
+      if (!checked.valid) return { error: checked.error?.message ?? 'invalid expression' };
+      instrument(parsed.ast);
+      return { program: new CelProgram(parsed, this.variables) };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+}
+
+export class CelProgram {
+  constructor(
+    private readonly parsed: ((ctx?: Record<string, unknown>) => unknown) & { ast: ASTNode },
+    private readonly variables: ReadonlyMap<string, CelVariable>,
+  ) {}
+
+  evaluate(activation: Readonly<Record<string, unknown>>, opts: EvalOptions = {}): EvalResult {
+    const limit = Math.min(opts.limit ?? perCallLimit, opts.budget?.remaining ?? Infinity);
+    const tracker = new CostTracker(limit);
+    const ctx: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(activation)) ctx[name] = toCelValue(v, this.variables.get(name)?.schema);
+    try {
+      const value = withTracker(tracker, () => this.parsed(ctx));
+      return { ok: true, value, cost: tracker.cost };
+    } catch (e) {
+      const exceeded = e instanceof CostLimitExceeded || (e as Error).cause instanceof CostLimitExceeded;
+      return { ok: false, message: exceeded ? new CostLimitExceeded().message : (e as Error).message, cost: tracker.cost, costExceeded: exceeded };
+    } finally {
+      if (opts.budget) opts.budget.remaining -= tracker.cost;
+    }
+  }
+}
+
+function costed(f: CelFunction): (...args: unknown[]) => unknown {
+  return function (this: Partial<CostedEvaluator> | undefined, ...args: unknown[]): unknown {
+    this?.celCost?.add(f.cost(...args));
+    return f.handler(...args);
+  };
+}

@@ -1,0 +1,5 @@
+export { CelEnvironment, CelProgram } from './environment';
+export type { CelVariable, CompileResult, EvalOptions, EvalResult } from './environment';
+export { CostBudget, CostLimitExceeded, costLimitExceededMessage, perCallLimit, runtimeCostBudget, unitCost } from './cost';
+export { escapeName, unescapeName } from './escaping';
+export type { CelAuthorizer, CelAuthorizerDecision, CelPathCheck, CelResourceCheck } from './library/authorizer';

@@ -1,0 +1,114 @@
+// Cost counting inside @marcbachmann/cel-js. The library has no cost API, but every child
+// evaluation goes through evaluator.run(node, ctx) and function handlers run with the evaluator
+// as `this`. Per evaluation we put a thin evaluator in front of the library's that charges each
+// node before running it, so a runaway comprehension stops at the limit.
+import type { ASTNode } from '@marcbachmann/cel-js';
+import { CostTracker, regexCost, traversalCost, unitCost } from './cost';
+
+interface LibEvaluator {
+  run(node: ASTNode, ctx: unknown): unknown;
+  debugTypeDeep(v: unknown): unknown;
+  debugRuntimeType(v: unknown, t: unknown): unknown;
+}
+interface EvalNode {
+  op: string;
+  args: unknown;
+  evaluate(ev: LibEvaluator, node: EvalNode, ctx: unknown): unknown;
+}
+
+/** The evaluator our library functions see as `this`: they charge their own size-based cost. */
+export interface CostedEvaluator {
+  celCost: CostTracker;
+}
+
+/** Builtin receiver functions whose cost depends on their inputs. */
+const sizedBuiltins = new Set(['matches', 'contains', 'startsWith', 'endsWith']);
+
+const nodeCost: Record<string, number> = {
+  value: 0,
+  id: unitCost.selectAndIdent,
+  '.': unitCost.selectAndIdent,
+  '.?': unitCost.selectAndIdent,
+  '[]': unitCost.selectAndIdent,
+  '[?]': unitCost.selectAndIdent,
+  list: unitCost.listCreate,
+  map: unitCost.mapCreate,
+  '||': 0,
+  '&&': 0,
+  '?:': 0,
+  comprehension: 0,
+  accuValue: 0,
+};
+
+let active: CostTracker | undefined;
+
+/** Runs fn with tracker charged by the instrumented root; evaluation is synchronous. */
+export function withTracker<T>(tracker: CostTracker, fn: () => T): T {
+  const prev = active;
+  active = tracker;
+  try {
+    return fn();
+  } finally {
+    active = prev;
+  }
+}
+
+/** Instruments a parsed and checked expression's root node. */
+export function instrument(root: ASTNode): void {
+  const node = root as unknown as EvalNode;
+  const recorded = new Set<unknown>();
+  walk(root, (n) => {
+    const a = n.args as unknown[];
+    if (n.op === 'rcall' && sizedBuiltins.has(a[0] as string)) {
+      recorded.add(a[1]);
+      for (const x of a[2] as unknown[]) recorded.add(x);
+    }
+  });
+  const base = Object.getPrototypeOf(node).evaluate as EvalNode['evaluate'];
+  const hook: EvalNode['evaluate'] = function (this: EvalNode, ev, n, ctx) {
+    const tracker = active;
+    if (!tracker) return base.call(this, ev, n, ctx);
+    const values = new Map<unknown, unknown>();
+    const costed: LibEvaluator & CostedEvaluator = Object.assign(Object.create(ev) as LibEvaluator, {
+      celCost: tracker,
+      debugTypeDeep: (v: unknown) => ev.debugTypeDeep(v),
+      debugRuntimeType: (v: unknown, t: unknown) => ev.debugRuntimeType(v, t),
+      run(this: LibEvaluator, child: ASTNode, c: unknown): unknown {
+        const cn = child as unknown as EvalNode;
+        tracker.add(nodeCost[cn.op] ?? unitCost.operation);
+        const v = cn.evaluate(this, cn, c);
+        if (recorded.has(child)) values.set(child, v);
+        if (cn.op === 'rcall') chargeSized(tracker, cn, values);
+        return v;
+      },
+    });
+    tracker.add(nodeCost[node.op] ?? unitCost.operation);
+    try {
+      const v = base.call(this, costed, n, ctx);
+      if (node.op === 'rcall') chargeSized(tracker, node, values);
+      return v;
+    } finally {
+      this.evaluate = hook;
+    }
+  };
+  node.evaluate = hook;
+}
+
+function chargeSized(tracker: CostTracker, n: EvalNode, values: Map<unknown, unknown>): void {
+  const [name, receiver, args] = n.args as [string, unknown, unknown[]];
+  if (!sizedBuiltins.has(name)) return;
+  const r = values.get(receiver);
+  const a = values.get(args[0]);
+  if (name === 'matches' && typeof r === 'string' && typeof a === 'string') tracker.add(regexCost(r, a));
+  else tracker.add(Math.min(traversalCost(r), traversalCost(a)));
+}
+
+function walk(n: unknown, visit: (n: EvalNode) => void): void {
+  if (Array.isArray(n)) {
+    for (const x of n) walk(x, visit);
+    return;
+  }
+  if (n === null || typeof n !== 'object' || !('op' in n) || !('args' in n)) return;
+  visit(n as EvalNode);
+  walk((n as EvalNode).args, visit);
+}
