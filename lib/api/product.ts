@@ -68,6 +68,15 @@ export const protobufMediaTypeAliases = ['application/vnd.kubernetes.protobuf'] 
  */
 export const stockClientMetaGroup = 'meta.k8s.io';
 
+/**
+ * kubectl's client-side apply record and the manager name kubectl applies under: stock client
+ * spellings the server must read as they are (upstream's lastAppliedManager/Updater key on them).
+ */
+export const stockClientApply = {
+  lastAppliedAnnotation: 'kubectl.kubernetes.io/last-applied-configuration',
+  manager: 'kubectl',
+} as const;
+
 /** Namespaces the server creates at start-up. */
 export const systemNamespaces = ['default', 'svc-system', 'svc-public', 'svc-node-lease'] as const;
 

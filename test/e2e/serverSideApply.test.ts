@@ -1,8 +1,9 @@
 // Field ownership (metadata.managedFields) through the real server: every write records who set
 // what; GET, the watch stream and the audit log carry it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { startCluster, TestCluster } from './support/apiserver';
 import { auditEventsOf } from './support/auditLog';
 import { awaitAccess, kubectlCreate, role, roleBinding, user } from './support/rbac';
@@ -257,5 +258,105 @@ describe('server-side apply: conflicts', () => {
       ['mgr', 'Apply', { 'f:automountServiceAccountToken': {}, 'f:metadata': { 'f:labels': { 'f:b': {} } } }],
       ['svcctl', 'Update', { 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {}, 'f:b': {} } } }],
     ]);
+  });
+});
+
+// The installed kubectl minors sit beside the real kubectl binary as kubectl.1.NN.
+function kubectlMinors(): { minor: string; binary: string }[] {
+  const real = realpathSync(execFileSync('which', ['kubectl']).toString().trim());
+  const out: { minor: string; binary: string }[] = [];
+  for (let m = 27; m <= 33; m++) {
+    const binary = join(dirname(real), `kubectl.1.${m}`);
+    if (existsSync(binary)) out.push({ minor: `1.${m}`, binary });
+  }
+  return out;
+}
+
+const saYaml = (name: string, labels: Record<string, string>, extra = '') =>
+  `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: ${name}\n  namespace: ${ns}\n  labels:\n${Object.entries(labels)
+    .map(([k, v]) => `    ${k}: "${v}"\n`)
+    .join('')}${extra}`;
+
+describe('kubectl apply --server-side (kubectl 1.32)', () => {
+  const getSa = async (name: string) => (await c.apiserver.request('GET', `${saPath}/${name}`)).json<Obj & { metadata: { labels?: Record<string, string>; annotations?: Record<string, string> } }>();
+
+  it('creates, updates, reports a conflict as upstream and --force-conflicts takes the field', async () => {
+    const k = c.apiserver;
+    const created = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml('kssa', { team: 'a', tier: 'x' }) });
+    expect(created).toMatchObject({ code: 0, stdout: 'serviceaccount/kssa serverside-applied\n' });
+    let o = await getSa('kssa');
+    expect(o.metadata.managedFields!.map((e) => [e.manager, e.operation])).toEqual([['kubectl', 'Apply']]);
+
+    const updated = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml('kssa', { team: 'b' }) });
+    expect(updated).toMatchObject({ code: 0, stdout: 'serviceaccount/kssa serverside-applied\n' });
+    o = await getSa('kssa');
+    expect(o.metadata.labels).toEqual({ team: 'b' });
+
+    const other = await k.request('PATCH', `${saPath}/kssa?fieldManager=svcctl`, { contentType: 'application/merge-patch+json', body: { metadata: { labels: { team: 'c' } } } });
+    expect(other.status).toBe(200);
+    const conflict = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml('kssa', { team: 'd' }) });
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toContain('error: Apply failed with 1 conflict: conflict with "svcctl" using v1: .metadata.labels.team');
+    expect(conflict.stderr).toContain('Please review the fields above--they currently have other managers.');
+
+    const forced = await k.kubectl(['apply', '--server-side', '--force-conflicts', '-f', '-'], { input: saYaml('kssa', { team: 'd' }) });
+    expect(forced).toMatchObject({ code: 0, stdout: 'serviceaccount/kssa serverside-applied\n' });
+    o = await getSa('kssa');
+    expect(o.metadata.labels).toEqual({ team: 'd' });
+    expect(o.metadata.managedFields!.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
+      ['kubectl', 'Apply', { 'f:metadata': { 'f:labels': { 'f:team': {} } } }],
+    ]);
+  });
+
+  it('kubectl diff --server-side shows the change without writing it', async () => {
+    const k = c.apiserver;
+    expect((await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml('kdiff', { team: 'a' }) })).code).toBe(0);
+    const before = (await getSa('kdiff')).metadata.resourceVersion;
+    const same = await k.kubectl(['diff', '--server-side', '-f', '-'], { input: saYaml('kdiff', { team: 'a' }) });
+    expect(same).toMatchObject({ code: 0, stdout: '' });
+    const diff = await k.kubectl(['diff', '--server-side', '-f', '-'], { input: saYaml('kdiff', { team: 'b' }) });
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toMatch(/^-    team: a$/m);
+    expect(diff.stdout).toMatch(/^\+    team: b$/m);
+    expect((await getSa('kdiff')).metadata.resourceVersion).toBe(before);
+  });
+
+  it('client-side apply then --server-side: kubectl upgrades the client-side ownership and prunes the dropped label', async () => {
+    const k = c.apiserver;
+    const csa = await k.kubectl(['apply', '-f', '-'], { input: saYaml('kmig', { team: 'a', drop: 'me' }) });
+    expect(csa).toMatchObject({ code: 0, stdout: 'serviceaccount/kmig created\n' });
+    let o = await getSa('kmig');
+    expect(o.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toBeDefined();
+    expect(o.metadata.managedFields!.map((e) => [e.manager, e.operation])).toEqual([['kubectl-client-side-apply', 'Update']]);
+
+    // kubectl 1.32 applies (the server lets it take the fields the client-side record still
+    // matches), records the annotation as kubectl-last-applied, folds kubectl-client-side-apply into
+    // its Apply entry with a JSON patch of managedFields, and applies again: the dropped label goes.
+    const ssa = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml('kmig', { team: 'b' }) });
+    expect(ssa).toEqual({ code: 0, stdout: 'serviceaccount/kmig serverside-applied\n', stderr: '' });
+    o = await getSa('kmig');
+    expect(o.metadata.labels).toEqual({ team: 'b' });
+    expect(o.metadata.managedFields!.map((e) => [e.manager, e.operation])).toEqual([
+      ['kubectl-last-applied', 'Apply'],
+      ['kubectl', 'Apply'],
+    ]);
+    // The client-side record follows what kubectl applied server-side (upstream's lastAppliedUpdater).
+    expect(JSON.parse(o.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration']).metadata.labels).toEqual({ team: 'b' });
+  });
+});
+
+describe.each(kubectlMinors())('kubectl $minor apply --server-side', ({ minor, binary }) => {
+  it('creates, updates and reports a conflict', async () => {
+    const k = c.apiserver;
+    const name = `kv${minor.replace('.', '-')}`;
+    const created = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml(name, { team: 'a' }), binary });
+    expect(created).toMatchObject({ code: 0, stdout: `serviceaccount/${name} serverside-applied\n` });
+    const updated = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml(name, { team: 'b' }), binary });
+    expect(updated.code).toBe(0);
+    expect((await c.apiserver.request('GET', `${saPath}/${name}`)).json<{ metadata: { labels: unknown } }>().metadata.labels).toEqual({ team: 'b' });
+    await k.request('PATCH', `${saPath}/${name}?fieldManager=svcctl`, { contentType: 'application/merge-patch+json', body: { metadata: { labels: { team: 'c' } } } });
+    const conflict = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml(name, { team: 'd' }), binary });
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "svcctl" using v1: .metadata.labels.team');
   });
 });

@@ -3,7 +3,8 @@
 // object with ownership by lib/machinery/managedFields, and a missing object is created, which
 // needs the create verb as well (upstream's withAuthorization around createValidation).
 import type { ApiObject } from '../../api';
-import { parseYAML, YAMLSyntaxError } from '../../codec';
+import { stockClientApply } from '../../api/product';
+import { marshalJSON, parseYAML, YAMLSyntaxError } from '../../codec';
 import type { FieldValidation } from '../../codec';
 import { errors, isApiError } from '../../machinery/errors';
 import type { JsonObject } from '../../machinery/jsonValue';
@@ -68,7 +69,12 @@ export function applyTo(h: HandlerContext, config: JsonObject, fieldManager: str
   const ctx = h.requestContext(dryRun);
   return (current: ApiObject | null): ApiObject => {
     checkConfig(h, config);
-    const scope = { ...store.ownershipScope(ctx), manager: fieldManager, force };
+    const scope = {
+      ...store.ownershipScope(ctx),
+      manager: fieldManager,
+      force,
+      clientSideApply: { manager: stockClientApply.manager, annotation: stockClientApply.lastAppliedAnnotation },
+    };
     let result;
     try {
       result = applyConfiguration((current ?? {}) as JsonObject, config, scope);
@@ -82,6 +88,7 @@ export function applyTo(h: HandlerContext, config: JsonObject, fieldManager: str
     const meta = (obj.metadata ??= {});
     if (result.managedFields) meta.managedFields = result.managedFields;
     else delete meta.managedFields;
+    if (fieldManager === stockClientApply.manager) syncLastApplied(obj, config);
     const out = revalidateObject(h, info, obj, fieldValidation);
     checkName(out, h.info.name);
     if (!current) authorizeCreate(h);
@@ -95,4 +102,27 @@ function authorizeCreate(h: HandlerContext): void {
   const d = h.authorizer.authorize(attrs);
   if (d.decision === 'allow') return;
   throw errors.forbidden({ group: attrs.apiGroup, resource: attrs.resource }, attrs.name, d.reason);
+}
+
+/**
+ * Upstream's lastAppliedUpdater: a kubectl server-side apply to an object that still carries the
+ * client-side apply record rewrites the record to this configuration, so a later client-side
+ * apply diffs against what was really applied. Go's encoding: sorted keys, trailing newline.
+ */
+function syncLastApplied(obj: ApiObject, config: JsonObject): void {
+  const key = stockClientApply.lastAppliedAnnotation;
+  const annotations = obj.metadata?.annotations;
+  if (!annotations?.[key]) return;
+  const copy = structuredClone(config);
+  const meta = isJsonObject(copy.metadata) ? copy.metadata : undefined;
+  if (meta && isJsonObject(meta.annotations)) delete meta.annotations[key];
+  annotations[key] = `${marshalJSON(sortedKeys(copy))}\n`;
+}
+
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isJsonObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortedKeys(v[k]);
+  return out;
 }

@@ -11,7 +11,7 @@ import { fieldSetOf } from '../fieldpath/fieldSetOf';
 import { mergeObjects, removeItems, withNamedParents } from '../fieldpath/merge';
 import type { Path } from '../fieldpath/pathElement';
 import { compareStrings, pathString, pe } from '../fieldpath/pathElement';
-import type { JsonObject } from '../jsonValue';
+import type { JsonObject, JsonValue } from '../jsonValue';
 import { isJsonObject } from '../jsonValue';
 import type { Managed, ManagedEntry, ManagerInfo } from './managed';
 import { decodeManagedFields, encodeManagedFields, managerId } from './managed';
@@ -41,7 +41,17 @@ function withoutManagedFields(obj: JsonObject): JsonObject {
  * object does not exist yet). Throws the 409 conflict Status unless force; an undeclared field in
  * config throws FieldNotDeclaredError.
  */
-export function applyConfiguration(live: JsonObject, config: JsonObject, scope: WriteScope & { force: boolean }): ApplyResult {
+export interface ApplyScope extends WriteScope {
+  force: boolean;
+  /**
+   * Upstream's lastAppliedManager: when this manager applies, conflicts on fields whose live
+   * value still equals the client-side apply record (this annotation) are taken over silently,
+   * so moving from client-side to server-side apply does not conflict with the old self.
+   */
+  clientSideApply?: { manager: string; annotation: string };
+}
+
+export function applyConfiguration(live: JsonObject, config: JsonObject, scope: ApplyScope): ApplyResult {
   const { schema } = scope;
   const fullConfigSet = fieldSetOf(config, schema);
   const configSet = fullConfigSet.withoutPrefixes(scope.resetFields);
@@ -85,7 +95,11 @@ export function applyConfiguration(live: JsonObject, config: JsonObject, scope: 
     const c = e.set.intersection(changed);
     if (!c.isEmpty()) conflicts.push({ id, entry: e, set: c });
   }
-  if (conflicts.length && !scope.force) throw conflictError(conflicts);
+  if (conflicts.length && !scope.force) {
+    const allowed = scope.clientSideApply?.manager === scope.manager ? allowedByLastApplied(liveObj, scope) : undefined;
+    const remaining = conflicts.map((c) => ({ ...c, set: allowed ? c.set.difference(allowed) : c.set })).filter((c) => !c.set.isEmpty());
+    if (remaining.length) throw conflictError(remaining);
+  }
   for (const c of conflicts) c.entry.set = c.entry.set.difference(c.set);
   for (const [id, e] of managed) {
     if (id !== myId) e.set = e.set.difference(removed);
@@ -98,6 +112,22 @@ export function applyConfiguration(live: JsonObject, config: JsonObject, scope: 
   if (mine && !unchanged) mine.time = scope.now;
   capUpdateManagers(managed);
   return { object: merged, managedFields: encodeManagedFields(managed) };
+}
+
+/** Fields of the client-side apply record whose live value is still the recorded one. */
+function allowedByLastApplied(live: JsonObject, scope: ApplyScope): FieldSet | undefined {
+  const meta = live.metadata;
+  const annotations = isJsonObject(meta) && isJsonObject(meta.annotations) ? meta.annotations : undefined;
+  const text = annotations?.[scope.clientSideApply!.annotation];
+  if (typeof text !== 'string' || !text) return undefined;
+  try {
+    const recorded = JSON.parse(text) as JsonValue;
+    if (!isJsonObject(recorded)) return undefined;
+    const cmp = compareObjects(recorded, live, scope.schema);
+    return fieldSetOf(recorded, scope.schema).difference(cmp.modified).difference(cmp.added).difference(cmp.removed);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Upstream's printManager: name, subresource, and the apiVersion of Update managers. */
