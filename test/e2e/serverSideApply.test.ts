@@ -8,6 +8,8 @@ import { startCluster, TestCluster } from './support/apiserver';
 import { auditEventsOf } from './support/auditLog';
 import { awaitAccess, kubectlCreate, role, roleBinding, user } from './support/rbac';
 import { makeUserCert } from './support/users';
+import { csrManifest, csrPath } from './support/csrs';
+import { makeCsr } from './support/openssl';
 
 let c: TestCluster;
 let logPath: string;
@@ -358,5 +360,110 @@ describe.each(kubectlMinors())('kubectl $minor apply --server-side', ({ minor, b
     const conflict = await k.kubectl(['apply', '--server-side', '-f', '-'], { input: saYaml(name, { team: 'd' }), binary });
     expect(conflict.code).toBe(1);
     expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "svcctl" using v1: .metadata.labels.team');
+  });
+});
+
+describe('server-side apply: permissions, dryRun, fieldValidation', () => {
+  it('creating through apply needs create as well as patch; patching an existing object does not', async () => {
+    const api = c.apiserver;
+    await kubectlCreate(api, [
+      role(ns, 'patcher', [{ verbs: ['patch', 'get'], apiGroups: [''], resources: ['serviceaccounts'] }]),
+      roleBinding(ns, 'patcher', { kind: 'Role', name: 'patcher' }, [user('patcher')]),
+    ]);
+    await awaitAccess(api, [{ user: 'patcher', verb: 'patch', resource: 'serviceaccounts', namespace: ns }]);
+    const cert = makeUserCert(api, 'patcher');
+    const denied = await apply(`${saPath}/p1`, sa('p1'), 'fieldManager=mgr', { cert });
+    expect(denied.status).toBe(403);
+    expect(denied.json<StatusBody>()).toMatchObject({ reason: 'Forbidden', message: 'serviceaccounts "p1" is forbidden: ' });
+    expect((await api.request('GET', `${saPath}/p1`)).status).toBe(404);
+    expect((await apply(`${saPath}/p1`, sa('p1'))).status).toBe(201);
+    const allowed = await apply(`${saPath}/p1`, sa('p1', {}, { labels: { a: 'b' } }), 'fieldManager=mgr', { cert });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('dryRun=All answers what would be stored and writes nothing', async () => {
+    const created = await apply(`${saPath}/dry1`, sa('dry1', {}, { labels: { l: '1' } }), 'fieldManager=mgr&dryRun=All');
+    expect(created.status).toBe(201);
+    expect(created.json<Obj>().metadata.managedFields!.map((e) => e.manager)).toEqual(['mgr']);
+    expect((await c.apiserver.request('GET', `${saPath}/dry1`)).status).toBe(404);
+    const real = await apply(`${saPath}/dry1`, sa('dry1'));
+    const changed = await apply(`${saPath}/dry1`, sa('dry1', {}, { labels: { x: 'y' } }), 'fieldManager=mgr&dryRun=All');
+    expect(changed.status).toBe(200);
+    expect(changed.json<{ metadata: { labels: unknown; resourceVersion: string } }>().metadata).toMatchObject({ labels: { x: 'y' }, resourceVersion: real.json<Obj>().metadata.resourceVersion });
+    expect((await c.apiserver.request('GET', `${saPath}/dry1`)).json<{ metadata: { labels?: unknown } }>().metadata.labels).toBeUndefined();
+  });
+
+  it.each<[string, string, number, string | undefined]>([
+    ['Strict', 'fieldValidation=Strict', 400, 'error strict decoding patch: yaml: unmarshal errors:\n  line 7: key "a" already set in map'],
+    ['Warn', 'fieldValidation=Warn', 200, undefined],
+    ['Ignore', 'fieldValidation=Ignore', 200, undefined],
+  ])('duplicate keys under fieldValidation=%s', async (mode, q, code, message) => {
+    await apply(`${saPath}/fv1`, sa('fv1'));
+    const dupBody = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: fv1\n  labels:\n    a: "1"\n    a: "2"\n';
+    const r = await apply(`${saPath}/fv1`, dupBody, `fieldManager=mgr&${q}`);
+    expect(r.status).toBe(code);
+    if (message) expect(r.json<StatusBody>().message).toBe(message);
+    else expect(r.json<{ metadata: { labels: unknown } }>().metadata.labels).toEqual({ a: '2' });
+    const warned = String(r.headers['warning'] ?? '');
+    expect(warned.includes('already set in map')).toBe(mode === 'Warn');
+  });
+});
+
+describe('server-side apply: subresources', () => {
+  it('csr /status and /approval track ownership per subresource; the main endpoint tracks metadata only; conflicts name the subresource', async () => {
+    const api = c.apiserver;
+    const req = makeCsr('ecdsa', '/CN=ssa-user');
+    const manifest = csrManifest('ssa-csr', { request: req.csrPem, signerName: 'example.com/nobody' });
+    const created = await apply(`${csrPath}/ssa-csr`, { ...manifest, metadata: { name: 'ssa-csr', labels: { a: '1' } } });
+    expect(created.status).toBe(201);
+    expect(created.json<Obj>().metadata.managedFields!.map((e) => [e.manager, e.operation, e.fieldsV1, e.subresource ?? ''])).toEqual([
+      ['mgr', 'Apply', { 'f:metadata': { 'f:labels': { 'f:a': {} } } }, ''],
+    ]);
+    const cond = { type: 'Approved', status: 'True', reason: 'ByApply', message: 'ok' };
+    const approved = await apply(`${csrPath}/ssa-csr/approval`, {
+      apiVersion: 'certificates.svc.io/v1',
+      kind: 'CertificateSigningRequest',
+      metadata: { name: 'ssa-csr' },
+      status: { conditions: [cond] },
+    }, 'fieldManager=approver');
+    expect(approved.status).toBe(200);
+    const a = approved.json<Obj & { status: { conditions: { type: string; reason: string }[] } }>();
+    expect(a.status.conditions.map((x) => [x.type, x.reason])).toEqual([['Approved', 'ByApply']]);
+    const entry = a.metadata.managedFields!.find((e) => e.manager === 'approver')!;
+    expect(entry).toMatchObject({ operation: 'Apply', subresource: 'approval' });
+    expect(entry.fieldsV1).toEqual({
+      'f:status': { 'f:conditions': { 'k:{"type":"Approved"}': { '.': {}, 'f:message': {}, 'f:reason': {}, 'f:status': {}, 'f:type': {} } } },
+    });
+    const cert = await apply(`${csrPath}/ssa-csr/status`, {
+      apiVersion: 'certificates.svc.io/v1',
+      kind: 'CertificateSigningRequest',
+      metadata: { name: 'ssa-csr' },
+      status: { certificate: '' },
+    }, 'fieldManager=signer');
+    expect(cert.status).toBe(200);
+    const s2 = cert.json<Obj>().metadata.managedFields!.find((e) => e.manager === 'signer');
+    expect(s2).toMatchObject({ operation: 'Apply', subresource: 'status', fieldsV1: { 'f:status': { 'f:certificate': {} } } });
+    // Another manager changing the approval's reason through /approval conflicts, naming the subresource.
+    const conflict = await apply(`${csrPath}/ssa-csr/approval`, {
+      apiVersion: 'certificates.svc.io/v1',
+      kind: 'CertificateSigningRequest',
+      metadata: { name: 'ssa-csr' },
+      status: { conditions: [{ ...cond, reason: 'Other' }] },
+    }, 'fieldManager=other');
+    expect(conflict.status).toBe(409);
+    expect(conflict.json<StatusBody>().message).toBe(
+      'Apply failed with 1 conflict: conflict with "approver" with subresource "approval": .status.conditions[type="Approved"].reason',
+    );
+  });
+
+  it('namespaces/status apply is tracked on the status subresource', async () => {
+    expect((await apply('/api/v1/namespaces/ssa-ns', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ssa-ns' } })).status).toBe(201);
+    const r = await apply('/api/v1/namespaces/ssa-ns/status', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ssa-ns' }, status: { phase: 'Active' } }, 'fieldManager=st');
+    expect(r.status).toBe(200);
+    expect(r.json<Obj>().metadata.managedFields!.find((e) => e.manager === 'st')).toMatchObject({
+      operation: 'Apply',
+      subresource: 'status',
+      fieldsV1: { 'f:status': { 'f:phase': {} } },
+    });
   });
 });

@@ -78,7 +78,9 @@ export const certificateSigningRequestStrategy: Strategy<Csr> = {
   validate(_ctx, obj) {
     return validateCertificateSigningRequestCreate(obj);
   },
-  resetFields: [['status']],
+  // Upstream's csrStrategy.GetResetFields: spec and status (both restored below), so only
+  // metadata is owned through the main endpoint.
+  resetFields: [['spec'], ['status']],
   prepareForUpdate(_ctx, obj, old) {
     restore(obj, old, 'spec');
     restore(obj, old, 'status');
