@@ -32,11 +32,11 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const type = patchTypeOf(h);
   const isApply = type === 'application/apply-patch+yaml';
+  h.isApply = isApply;
   const opts = parseWriteOptions(h.query, 'PatchOptions', isApply ? 'apply' : 'other');
   h.dryRun = opts.dryRun;
   const body = await h.readBody();
   if (isApply) {
-    h.isApply = true;
     const config = decodeApplyPatch(h, body, opts.fieldValidation);
     h.audit?.setRequestPatch(config);
     const fn = applyTo(h, config, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);

@@ -164,6 +164,19 @@ describe('applyConfiguration', () => {
     expect(r.managedFields?.[0].fieldsV1).toEqual({ 'f:spec': { 'f:a': {} } });
   });
 
+  it.each<[string, string, boolean]>([
+    ['the record still matches live: taken without conflict', '1', true],
+    ['live moved away from the record: a conflict', '0', false],
+  ])('kubectl over client-side apply: %s', (_n, recorded, ok) => {
+    const annotation = 'last-applied';
+    const record = JSON.stringify({ apiVersion: 'v1', kind: 'Obj', metadata: { name: 'x' }, spec: { a: recorded } });
+    const base = live({ a: '1' }, [upd('kubectl-client-side-apply', { 'f:spec': { 'f:a': {} } })]);
+    (base.metadata as JsonObject).annotations = { [annotation]: record };
+    const run = () => applyConfiguration(base, cfg({ a: '2' }), { ...scope('kubectl'), clientSideApply: { manager: 'kubectl', annotation } });
+    if (ok) expect(run().object.spec).toEqual({ a: '2' });
+    else expect(conflictOf(run).message).toBe('Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .spec.a');
+  });
+
   it('throws for an undeclared field', () => {
     expect(() => applyConfiguration({}, cfg({ foo: 1 }), scope('mgr'))).toThrow('.spec.foo: field not declared in schema');
   });
