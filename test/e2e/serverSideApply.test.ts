@@ -347,6 +347,31 @@ describe('kubectl apply --server-side (kubectl 1.32)', () => {
   });
 });
 
+describe('kubectl client-side apply and diff (kubectl 1.32)', () => {
+  it('apply records last-applied, prunes a removed label by three-way merge; diff shows pending changes', async () => {
+    const k = c.apiserver;
+    expect(await k.kubectl(['apply', '-f', '-'], { input: saYaml('kcsa', { keep: 'a', drop: 'b' }) })).toMatchObject({ code: 0, stdout: 'serviceaccount/kcsa created\n' });
+    const diff = await k.kubectl(['diff', '-f', '-'], { input: saYaml('kcsa', { keep: 'a' }) });
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toMatch(/^-    drop: b$/m);
+    expect(await k.kubectl(['apply', '-f', '-'], { input: saYaml('kcsa', { keep: 'a' }) })).toMatchObject({ code: 0, stdout: 'serviceaccount/kcsa configured\n' });
+    const o = (await k.request('GET', `${saPath}/kcsa`)).json<{ metadata: { labels: unknown; managedFields: Entry[] } }>();
+    expect(o.metadata.labels).toEqual({ keep: 'a' });
+    expect(o.metadata.managedFields.map((e) => [e.manager, e.operation])).toEqual([['kubectl-client-side-apply', 'Update']]);
+    expect(await k.kubectl(['diff', '-f', '-'], { input: saYaml('kcsa', { keep: 'a' }) })).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('apply --prune -l deletes the labelled object no longer in the set', async () => {
+    const k = c.apiserver;
+    const args = ['apply', '--prune', '-l', 'set=p', '--prune-allowlist=core/v1/ServiceAccount', '-f', '-'];
+    const both = `${saYaml('kp1', { set: 'p' })}---\n${saYaml('kp2', { set: 'p' })}`;
+    expect((await k.kubectl(args, { input: both })).code).toBe(0);
+    const one = await k.kubectl(args, { input: saYaml('kp1', { set: 'p' }) });
+    expect(one).toMatchObject({ code: 0, stdout: 'serviceaccount/kp1 unchanged\nserviceaccount/kp2 pruned\n' });
+    expect((await k.request('GET', `${saPath}/kp2`)).status).toBe(404);
+  });
+});
+
 describe.each(kubectlMinors())('kubectl $minor apply --server-side', ({ minor, binary }) => {
   it('creates, updates and reports a conflict', async () => {
     const k = c.apiserver;
