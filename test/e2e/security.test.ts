@@ -459,8 +459,8 @@ describe('bootstrap policy', () => {
   });
 
   test.each([
-    ['view', { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['serviceaccounts'] }],
-    ['edit', { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['serviceaccounts'] }],
+    ['view', { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['serviceaccounts', 'configmaps'] }],
+    ['edit', { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['serviceaccounts', 'configmaps'] }],
     ['edit', { verbs: ['create'], apiGroups: [''], resources: ['serviceaccounts/token'] }],
     ['admin', { verbs: ['create'], apiGroups: [''], resources: ['serviceaccounts/token'] }],
     ['admin', { verbs: ['create'], apiGroups: ['authorization.svc.io'], resources: ['localsubjectaccessreviews'] }],
