@@ -3,7 +3,7 @@
 // Content-Type the client asked for (ours or the upstream alias), length-prefixed WatchEvent
 // frames, and stock kubectl reading our Protobuf answers.
 import https from 'node:https';
-import { apiVersionOf, type ObjectSchema } from '../../lib/api';
+import { apiVersionOf, selfsubjectreviews, tokenRequestKind, TokenRequestSchema, type ObjectSchema } from '../../lib/api';
 import { normalize } from '../../lib/codec/normalize';
 import { decodeProtobufEnvelope, decodeProtobufObject, encodeProtobuf } from '../../lib/codec/protobuf';
 import { decodeProtobufWatchEvent, splitProtobufWatchFrames } from '../../lib/codec/protobufWatch';
@@ -15,8 +15,8 @@ import { startCluster, TestCluster, type Response } from './support/apiserver';
 const PB = 'application/vnd.svc.protobuf';
 const K8S = 'application/vnd.kubernetes.protobuf';
 const schemaFor = buildKindSchemas(
-  builtinStrategies.map((s) => s.resource),
-  [],
+  [...builtinStrategies.map((s) => s.resource), selfsubjectreviews],
+  [{ schema: TokenRequestSchema, ...tokenRequestKind }],
 );
 
 let c: TestCluster;
@@ -99,6 +99,25 @@ describe('Protobuf responses', () => {
 
     const sa = pbResponse(await api.request('GET', '/api/v1/namespaces/pb/serviceaccounts', { headers: { Accept: PB } }));
     expect(sa.kind).toBe('ServiceAccountList');
+  });
+
+  test('subresources and create-only endpoints answer in Protobuf: namespaces/status, serviceaccounts/token, selfsubjectreviews', async () => {
+    const api = c.apiserver;
+    const status = await api.request('GET', '/api/v1/namespaces/pb/status', { headers: { Accept: PB } });
+    expect(status.status).toBe(200);
+    expect(pbResponse(status)).toMatchObject({ kind: 'Namespace', metadata: { name: 'pb' }, status: { phase: 'Active' } });
+
+    expect((await api.request('POST', '/api/v1/namespaces/pb/serviceaccounts', { body: { metadata: { name: 'tok' } } })).status).toBe(201);
+    const tokenRequest = { apiVersion: 'authentication.svc.io/v1', kind: 'TokenRequest', spec: { audiences: ['pb'], expirationSeconds: 3600 } };
+    const token = await api.request('POST', '/api/v1/namespaces/pb/serviceaccounts/tok/token', { body: toProtobuf(tokenRequest), contentType: PB, headers: { Accept: PB } });
+    expect(token.status).toBe(201);
+    const tr = pbResponse(token);
+    expect(tr).toMatchObject({ kind: 'TokenRequest', apiVersion: 'authentication.svc.io/v1', spec: { audiences: ['pb'], expirationSeconds: 3600 } });
+    expect((tr.status as { token: string }).token.split('.')).toHaveLength(3);
+
+    const review = await api.request('POST', '/apis/authentication.svc.io/v1/selfsubjectreviews', { body: { apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview' }, headers: { Accept: K8S } });
+    expect(review.status).toBe(201);
+    expect(pbResponse(review, K8S)).toMatchObject({ kind: 'SelfSubjectReview', status: { userInfo: { username: expect.any(String) } } });
   });
 
   test('every Status error is Protobuf too: 404, 409, 422 and 400', async () => {
