@@ -91,7 +91,9 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   const q = rawUrl.indexOf('?');
   const query = new URLSearchParams(q >= 0 ? rawUrl.slice(q + 1) : '');
   const info = parseRequestInfo(req.method ?? 'GET', q >= 0 ? rawUrl.slice(0, q) : rawUrl, query);
-  let output: OutputFormat | null = jsonOutput(isPrettyRequested(req, query));
+  // Errors before routing (401, 403, 404) are written in the type the client accepts, as
+  // upstream's ErrorNegotiated does; the endpoint's own negotiation below refines it.
+  let output: OutputFormat | null = info.isResourceRequest ? errorOutput(cfg, req, isPrettyRequested(req, query)) : jsonOutput(isPrettyRequested(req, query));
   let user: UserInfo = anonymousUser;
   // Set once authentication (or the anonymous fallback) succeeded; a 401 is not system:anonymous.
   let authenticated = false;
@@ -266,6 +268,15 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       },
       'request',
     );
+  }
+}
+
+/** The output for errors written before the endpoint is known: JSON when nothing else fits. */
+function errorOutput(cfg: DispatchConfig, req: IncomingMessage, pretty: boolean): OutputFormat {
+  try {
+    return { ...chooseOutput(req.headers.accept, pretty), schemas: cfg.resources.schemaForKind };
+  } catch {
+    return jsonOutput(pretty);
   }
 }
 

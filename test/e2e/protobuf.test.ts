@@ -139,6 +139,14 @@ describe('Protobuf responses', () => {
     const bad = await api.request('GET', `${cms}?labelSelector=%21%21`, { headers: { Accept: PB } });
     expect(bad.status).toBe(400);
     expect(pbResponse(bad)).toMatchObject({ kind: 'Status', code: 400 });
+
+    // Errors before routing are negotiated as well (upstream ErrorNegotiated).
+    const anonymous = await api.request('GET', cms, { anonymous: true, headers: { Accept: PB } });
+    expect([401, 403]).toContain(anonymous.status);
+    expect(pbResponse(anonymous)).toMatchObject({ kind: 'Status', status: 'Failure', code: anonymous.status });
+    const noRoute = await api.request('GET', '/apis/nothing.svc.io/v1/things', { headers: { Accept: K8S } });
+    expect(noRoute.status).toBe(404);
+    expect(pbResponse(noRoute, K8S)).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
   });
 
   test('406 lists the offered types in JSON; a Table is never Protobuf; JSON stays the default', async () => {
@@ -151,7 +159,9 @@ describe('Protobuf responses', () => {
     expect(table.status).toBe(406);
     const watchYaml = await api.request('GET', `${cms}?watch=true&timeoutSeconds=1`, { headers: { Accept: 'application/yaml' } });
     expect(watchYaml.status).toBe(406);
-    expect(watchYaml.json()).toMatchObject({ message: `only the following media types are accepted: application/json;stream=watch, ${PB};stream=watch` });
+    // Written in YAML: the error writer negotiates without the stream restriction (upstream ErrorNegotiated).
+    expect(watchYaml.headers['content-type']).toBe('application/yaml');
+    expect(watchYaml.body).toContain(`only the following media types are accepted: application/json;stream=watch, ${PB};stream=watch`);
     expect((await api.request('GET', cms, { headers: { Accept: '*/*' } })).headers['content-type']).toBe('application/json');
     expect((await api.request('GET', cms, { headers: { Accept: `${PB};q=0.5, application/json` } })).headers['content-type']).toBe('application/json');
   });
