@@ -11,6 +11,7 @@ import { compactEtcd } from '../../lib/etcd/testing/compactEtcd';
 import { buildKindSchemas } from '../../lib/apiserver/kindSchemas';
 import { builtinStrategies } from '../../lib/registry/builtin';
 import { startCluster, TestCluster, type Response } from './support/apiserver';
+import { kubectlMinor } from './support/kubectlBinaries';
 
 const PB = 'application/vnd.svc.protobuf';
 const K8S = 'application/vnd.kubernetes.protobuf';
@@ -266,6 +267,33 @@ describe('stock kubectl and Protobuf', () => {
     expect(exists.code).not.toBe(0);
     // The 409 Status arrived in Protobuf and kubectl printed its message.
     expect(exists.stderr).toContain('namespaces "pb-kubectl" already exists');
+  });
+});
+
+// kubectl 1.27–1.31 send typed creates as JSON (`Accept: application/json, */*`); 1.32 and 1.33
+// send Protobuf and accept `application/vnd.kubernetes.protobuf,application/json` (seen with -v=8).
+describe.each([
+  ['1.27', 'application/json'],
+  ['1.28', 'application/json'],
+  ['1.29', 'application/json'],
+  ['1.30', 'application/json'],
+  ['1.31', 'application/json'],
+  ['1.32', K8S],
+  ['1.33', K8S],
+])('kubectl %s', (minor, answered) => {
+  test(`typed create is answered as ${answered}; AlreadyExists is read back; delete`, async () => {
+    const run = (args: string[]) => c.apiserver.kubectl(args, { binary: kubectlMinor(minor) });
+    const ns = `pb-${minor.replace('.', '-')}`;
+    const created = await run(['create', 'ns', ns, '-v=8']);
+    expect(created.stdout).toContain(`namespace/${ns} created`);
+    // -v=8 prints "Response Headers:" lines (≤1.32) or a "Response" record with headers=< (1.33).
+    const responseType = /(?:Response Headers:|"Response" status=)[\s\S]*?Content-Type: (\S+)/.exec(created.stderr)?.[1];
+    expect(responseType).toBe(answered);
+    expect((await run(['create', 'sa', 'bot', '-n', ns])).stdout).toContain('serviceaccount/bot created');
+    const again = await run(['create', 'sa', 'bot', '-n', ns]);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('serviceaccounts "bot" already exists');
+    expect((await run(['delete', 'ns', ns, '--wait=false'])).stdout).toContain(`namespace "${ns}" deleted`);
   });
 });
 
