@@ -26,7 +26,7 @@ import { metricVerb } from './metrics';
 import { chooseOutput } from './negotiation';
 import { parseRequestInfo, RequestInfo } from './requestInfo';
 import { isStored, ResourceTable, ServedResource } from './resourceTable';
-import { isPrettyRequested, OutputFormat, writeError, writtenObject } from './respond';
+import { isPrettyRequested, jsonOutput, OutputFormat, writeError, writtenObject } from './respond';
 import { authorizationAttributes, forbiddenFor } from './filters/authorization';
 import { deprecationOf, recordDeprecatedRequest } from './filters/deprecation';
 import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/timeout';
@@ -91,7 +91,9 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   const q = rawUrl.indexOf('?');
   const query = new URLSearchParams(q >= 0 ? rawUrl.slice(q + 1) : '');
   const info = parseRequestInfo(req.method ?? 'GET', q >= 0 ? rawUrl.slice(0, q) : rawUrl, query);
-  let output: OutputFormat | null = { mediaType: 'application/json', pretty: isPrettyRequested(req, query) };
+  // Errors before routing (401, 403, 404) are written in the type the client accepts, as
+  // upstream's ErrorNegotiated does; the endpoint's own negotiation below refines it.
+  let output: OutputFormat | null = info.isResourceRequest ? errorOutput(cfg, req, isPrettyRequested(req, query)) : jsonOutput(isPrettyRequested(req, query));
   let user: UserInfo = anonymousUser;
   // Set once authentication (or the anonymous fallback) succeeded; a 401 is not system:anonymous.
   let authenticated = false;
@@ -167,7 +169,10 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     served = cfg.resources.lookup(info.group, info.version, info.resource);
     if (!served) throw errors.routeNotFound();
     // Tables are converted for reads only; a Table clause on a write is skipped (docs/design.md).
-    output = chooseOutput(req.headers.accept, isPrettyRequested(req, query), isStored(served) && tableVerbs.has(info.verb));
+    output = {
+      ...chooseOutput(req.headers.accept, isPrettyRequested(req, query), { tables: isStored(served) && tableVerbs.has(info.verb), watch: info.verb === 'watch' }),
+      schemas: cfg.resources.schemaForKind,
+    };
     const createOnly = info.verb === 'create' ? cfg.resources.createOnlyEndpoint(served.info, info.subresource) : undefined;
     validateRoute(served, info);
     validateNameParameter(info);
@@ -263,6 +268,15 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       },
       'request',
     );
+  }
+}
+
+/** The output for errors written before the endpoint is known: JSON when nothing else fits. */
+function errorOutput(cfg: DispatchConfig, req: IncomingMessage, pretty: boolean): OutputFormat {
+  try {
+    return { ...chooseOutput(req.headers.accept, pretty), schemas: cfg.resources.schemaForKind };
+  } catch {
+    return jsonOutput(pretty);
   }
 }
 

@@ -11,6 +11,12 @@ describe('chooseOutput', () => {
     ['application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json', 'application/json'],
     ['application/yaml;q=0.5, application/json;q=0.9', 'application/json'],
     ['text/html, application/yaml', 'application/yaml'],
+    ['application/vnd.svc.protobuf', 'application/vnd.svc.protobuf'],
+    // Stock clients' spelling is answered under that spelling (client-go decodes by Content-Type).
+    ['application/vnd.kubernetes.protobuf, */*', 'application/vnd.kubernetes.protobuf'],
+    ['application/vnd.svc.protobuf;q=0.5, application/json', 'application/json'],
+    ['application/*', 'application/json'],
+    ['text/html;q=0, application/yaml;q=0', 'application/yaml'], // q=0 only sorts last upstream
   ])('Accept %p → %s', (accept, want) => {
     expect(chooseOutput(accept, false).mediaType).toBe(want);
   });
@@ -26,11 +32,30 @@ describe('chooseOutput', () => {
     ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', true, undefined],
     ['application/json;q=0.5, application/json;as=Table;v=v1;g=meta.svc.io', true, { group: 'meta.svc.io', version: 'v1' }],
   ])('Accept %p (tables %p) → table %p', (accept, tables, want) => {
-    expect(chooseOutput(accept, false, tables).table).toEqual(want);
+    expect(chooseOutput(accept, false, { tables }).table).toEqual(want);
   });
 
   test('a Table-only Accept on an endpoint without tables → 406', () => {
-    expect(() => chooseOutput('application/json;as=Table;v=v1;g=meta.k8s.io', false, false)).toThrow(/only the following media types/);
+    expect(() => chooseOutput('application/json;as=Table;v=v1;g=meta.k8s.io', false, { tables: false })).toThrow(/only the following media types/);
+  });
+
+  test.each<[string, string]>([
+    ['application/vnd.svc.protobuf;stream=watch', 'application/vnd.svc.protobuf'],
+    ['application/vnd.kubernetes.protobuf;stream=watch', 'application/vnd.kubernetes.protobuf'],
+    ['application/vnd.svc.protobuf', 'application/vnd.svc.protobuf'],
+    ['application/yaml, application/json', 'application/json'],
+  ])('watch: Accept %p → %s', (accept, want) => {
+    expect(chooseOutput(accept, false, { watch: true })).toMatchObject({ mediaType: want });
+  });
+
+  test.each<[string, Parameters<typeof chooseOutput>[2], string]>([
+    ['text/html', {}, 'application/json, application/yaml, application/vnd.svc.protobuf'],
+    ['application/yaml', { watch: true }, 'application/json;stream=watch, application/vnd.svc.protobuf;stream=watch'],
+    ['application/vnd.svc.protobuf', { protobuf: false }, 'application/json, application/yaml'],
+    // A Table is never encoded as Protobuf (AllowsMediaTypeTransform: JSON or YAML only).
+    ['application/vnd.svc.protobuf;as=Table;v=v1;g=meta.svc.io', { tables: true }, 'application/json, application/yaml, application/vnd.svc.protobuf'],
+  ])('406 for %p (%p) lists %s', (accept, opts, list) => {
+    expect(() => chooseOutput(accept, false, opts)).toThrow(`only the following media types are accepted: ${list}`);
   });
 
   test('unsupported types → 406 NotAcceptable', () => {

@@ -7,7 +7,7 @@ import type { HealthEndpoint, HealthRegistry } from './health';
 import type { ApiServerMetrics } from './metrics';
 import { chooseOutput } from './negotiation';
 import type { RequestInfo } from './requestInfo';
-import { isPrettyRequested, writeBody, writeObject } from './respond';
+import { isPrettyRequested, jsonOutput, writeBody, writeObject } from './respond';
 
 export interface RawResponse {
   status: number;
@@ -56,7 +56,7 @@ export function nonResourceHandler(routes: NonResourceRoutes): NonResourceHandle
     }
     if (method !== 'GET' && method !== 'HEAD') throw errors.routeMethodNotAllowed();
     if (path === '/version') {
-      writeObject(req, res, 200, routes.version, { mediaType: 'application/json', pretty: true }, { compression: false });
+      writeObject(req, res, 200, routes.version, jsonOutput(true), { compression: false });
       return;
     }
     if (path === '/metrics') {
@@ -77,7 +77,7 @@ export function nonResourceHandler(routes: NonResourceRoutes): NonResourceHandle
         writeRaw(req, res, { status: d.response.status, headers: d.response.headers, body: d.response.body });
         return;
       }
-      writeObject(req, res, 200, d.object, chooseOutput(req.headers.accept, pretty), { compression: false });
+      writeObject(req, res, 200, d.object, chooseOutput(req.headers.accept, pretty, { protobuf: false }), { compression: false });
       return;
     }
     throw errors.routeNotFound();

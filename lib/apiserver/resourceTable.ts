@@ -5,6 +5,7 @@
 import type { ResourceInfo } from '../api';
 import type { CreateOnlyEndpoint } from '../registry/createOnly';
 import type { GenericStore } from '../registry/store';
+import { buildKindSchemas, type KindSchemas } from './kindSchemas';
 
 export interface ServedResource {
   info: ResourceInfo;
@@ -25,6 +26,8 @@ export class ResourceTable {
   private readonly byPath = new Map<string, ServedResource>();
   private readonly createOnly = new Map<string, CreateOnlyEndpoint>();
   readonly resources: readonly ServedResource[];
+  /** The schema of every kind a response of this table may carry (Protobuf encoding). */
+  readonly schemaForKind: KindSchemas;
 
   constructor(stored: readonly StoredResource[], endpoints: readonly CreateOnlyEndpoint[] = [], serves: (info: ResourceInfo) => boolean = () => true) {
     const all: ServedResource[] = stored.filter((r) => serves(r.info));
@@ -36,6 +39,10 @@ export class ResourceTable {
     }
     for (const r of all) this.byPath.set(`${r.info.group}/${r.info.version}/${r.info.resource}`, r);
     this.resources = all;
+    this.schemaForKind = buildKindSchemas(
+      all.map((r) => r.info),
+      [...this.createOnly.values()].map((e) => e.body),
+    );
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {

@@ -3,17 +3,28 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
-import { ApiError } from '../machinery/errors';
+import { encodeProtobuf } from '../codec/protobuf';
+import { ApiError, errors } from '../machinery/errors';
+import type { KindSchemas } from './kindSchemas';
 import type { TableTarget } from './tableOutput';
 import { warningHeaderValue } from './warningHeader';
 
-export type OutputMediaType = 'application/json' | 'application/yaml';
+export type OutputEncoding = 'json' | 'yaml' | 'protobuf';
 
 export interface OutputFormat {
-  mediaType: OutputMediaType;
+  format: OutputEncoding;
+  /** The negotiated media type, written as Content-Type (the Protobuf spelling the client used). */
+  mediaType: string;
   pretty: boolean;
   /** The client asked for a Table (as=Table;g=…;v=…) in this media type. */
   table?: TableTarget;
+  /** Schemas by apiVersion and kind, which the Protobuf encoding needs. */
+  schemas?: KindSchemas;
+}
+
+/** The JSON output used before negotiation and for answers that are JSON regardless (406). */
+export function jsonOutput(pretty: boolean): OutputFormat {
+  return { format: 'json', mediaType: 'application/json', pretty };
 }
 
 /** Responses at least this large are gzipped when the client accepts it (upstream's threshold). */
@@ -57,8 +68,26 @@ function compactJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+// Shared frozen objects (watch events) are encoded once per media type family, like their JSON.
+const sharedProtobuf = new WeakMap<object, Buffer>();
+
+/** The Protobuf body of an object carrying apiVersion and kind: magic + Unknown envelope. */
+export function protobufBody(value: unknown, schemas: KindSchemas | undefined): Buffer {
+  const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const cached = sharedProtobuf.get(obj);
+  if (cached) return cached;
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const kind = typeof obj.kind === 'string' ? obj.kind : '';
+  const schema = schemas?.(apiVersion, kind);
+  if (!schema) throw errors.internal(`no protobuf encoding is known for ${apiVersion}, Kind=${kind}`);
+  const body = Buffer.from(encodeProtobuf(obj, schema, apiVersion, kind));
+  if (Object.isFrozen(obj)) sharedProtobuf.set(obj, body);
+  return body;
+}
+
 export function serialize(value: unknown, out: OutputFormat): Buffer {
-  if (out.mediaType === 'application/yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
+  if (out.format === 'protobuf') return protobufBody(value, out.schemas);
+  if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
   return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : compactJson(value));
 }
 
@@ -105,7 +134,7 @@ export function writeObject(
 
 export function writeError(req: IncomingMessage, res: ServerResponse, err: ApiError, out: OutputFormat | null, opts: ResponseOptions): void {
   const status: Status = err.status;
-  const format: OutputFormat = out ?? { mediaType: 'application/json', pretty: true };
+  const format: OutputFormat = out ?? jsonOutput(true);
   const extra: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
   const retry = status.details?.retryAfterSeconds;
   if (retry && retry > 0) extra['Retry-After'] = String(retry);
@@ -113,5 +142,13 @@ export function writeError(req: IncomingMessage, res: ServerResponse, err: ApiEr
     res.end();
     return;
   }
-  writeBody(req, res, status.code ?? 500, serialize(status, format), format.mediaType, opts, extra);
+  let body: Buffer;
+  try {
+    body = serialize(status, format);
+  } catch {
+    // Not expected (Status always has a schema); the client still gets the error, in JSON.
+    writeBody(req, res, status.code ?? 500, serialize(status, jsonOutput(true)), 'application/json', opts, extra);
+    return;
+  }
+  writeBody(req, res, status.code ?? 500, body, format.mediaType, opts, extra);
 }

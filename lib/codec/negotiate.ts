@@ -2,6 +2,7 @@
 // goautoneg order, each tried against the server's types in preference order; a clause
 // matches when type and subtype agree, or it is "type/*" or "*/*", and its parameters are
 // acceptable to the endpoint. No match means 406.
+import { protobufMediaType, protobufMediaTypeAliases } from '../api/product';
 import { AcceptClause, parseAccept } from './mediaType';
 
 export type MediaFormat = 'json' | 'yaml' | 'protobuf' | 'cbor';
@@ -16,6 +17,16 @@ export interface SupportedMediaType {
 
 export const jsonMediaType: SupportedMediaType = { format: 'json', mediaType: 'application/json', streams: true };
 export const yamlMediaType: SupportedMediaType = { format: 'yaml', mediaType: 'application/yaml', streams: false };
+export const protobufMediaTypeInfo: SupportedMediaType = { format: 'protobuf', mediaType: protobufMediaType, streams: true };
+/**
+ * The upstream spellings stock clients send (docs/design.md, "Naming profile for stock clients"):
+ * matched after ours, answered under the name asked for, never listed in a 406.
+ */
+export const protobufAliasMediaTypes: readonly SupportedMediaType[] = protobufMediaTypeAliases.map((mediaType) => ({
+  format: 'protobuf',
+  mediaType,
+  streams: true,
+}));
 
 export interface ConversionTarget {
   group: string;

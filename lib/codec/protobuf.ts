@@ -64,7 +64,6 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array) && !(v instanceof Date);
 
 const utf8 = new TextDecoder('utf-8');
-const utf8Encoder = new TextEncoder();
 
 // ---------------------------------------------------------------------------------------
 // Decoding
@@ -272,24 +271,42 @@ function encodeError(path: string, why: string): ProtobufError {
   return new ProtobufError(`cannot encode ${path}: ${why}`);
 }
 
-function timeBytes(v: unknown, path: string, micro: boolean): Uint8Array {
-  if (v === null || v === undefined || v === '') return new Uint8Array(0);
-  let ms: number;
-  let micros = 0;
-  if (v instanceof Date) ms = v.getTime();
-  else if (typeof v === 'string') {
-    try {
-      if (micro) ({ ms, micros } = parseMicroTime(v));
-      else ms = parseGoRFC3339(v);
-    } catch (e) {
-      if (e instanceof TimeParseError) throw encodeError(path, e.message);
-      throw e;
+// Parsed times by their text: list items repeat the same timestamps; bounded by clearing.
+const timeCache = new Map<string, { seconds: number; nanos: number }>();
+const timeCacheLimit = 4096;
+
+function parsedTime(v: string, path: string, micro: boolean): { seconds: number; nanos: number } {
+  const key = micro ? `m${v}` : v;
+  let t = timeCache.get(key);
+  if (t) return t;
+  try {
+    if (micro) {
+      const { ms, micros } = parseMicroTime(v);
+      t = { seconds: Math.floor(ms / 1000), nanos: micros * 1000 };
+    } else {
+      t = { seconds: Math.floor(parseGoRFC3339(v) / 1000), nanos: 0 }; // metav1.Time writes nanos = 0
     }
-  } else throw encodeError(path, 'not a time');
-  const w = new WireWriter();
-  w.varint(1, BigInt(Math.floor(ms / 1000)));
-  w.varint(2, micro ? micros * 1000 : 0); // metav1.Time writes nanos = 0; MicroTime keeps microseconds
-  return w.finish();
+  } catch (e) {
+    if (e instanceof TimeParseError) throw encodeError(path, e.message);
+    throw e;
+  }
+  if (timeCache.size >= timeCacheLimit) timeCache.clear();
+  timeCache.set(key, t);
+  return t;
+}
+
+/** A Time/MicroTime message {1: seconds, 2: nanos}; the zero time is an empty message. */
+function writeTime(w: WireWriter, num: number, v: unknown, path: string, micro: boolean): void {
+  const m = w.begin(num);
+  if (v !== null && v !== undefined && v !== '') {
+    let t: { seconds: number; nanos: number };
+    if (v instanceof Date) t = { seconds: Math.floor(v.getTime() / 1000), nanos: micro ? (v.getTime() % 1000) * 1e6 : 0 };
+    else if (typeof v === 'string') t = parsedTime(v, path, micro);
+    else throw encodeError(path, 'not a time');
+    w.varint(1, t.seconds);
+    w.varint(2, t.nanos);
+  }
+  w.end(m);
 }
 
 function byteValue(v: unknown, path: string): Uint8Array {
@@ -303,18 +320,22 @@ function byteValue(v: unknown, path: string): Uint8Array {
   }
 }
 
-function integerValue(v: unknown, f: FieldSchema, path: string): bigint {
+const int32Min = -(2 ** 31);
+const int32Max = 2 ** 31 - 1;
+
+function integerValue(v: unknown, f: FieldSchema, path: string): number | bigint {
   if (typeof v === 'bigint') return v;
   if (typeof v !== 'number' || !Number.isInteger(v)) throw encodeError(path, 'not an integer');
-  const b = BigInt(v);
-  return f.type === 'integer' && f.format === 'int32' ? BigInt.asIntN(32, b) : b;
+  const int32 = f.type === 'integer' && f.format === 'int32';
+  if (int32 && (v < int32Min || v > int32Max)) return BigInt.asIntN(32, BigInt(v));
+  return Number.isSafeInteger(v) ? v : BigInt(v);
 }
 
 /** Writes one value of type `f` as field `num` (an array value becomes a wrapper message). */
 function writeElement(w: WireWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
   switch (f.type) {
     case 'string':
-      if (f.format === 'date-time') return w.bytes(num, timeBytes(v, path, f.micro === true));
+      if (f.format === 'date-time') return writeTime(w, num, v, path, f.micro === true);
       if (f.format === 'byte') {
         if (v === null || v === undefined) return;
         return w.bytes(num, byteValue(v, path));
@@ -323,23 +344,30 @@ function writeElement(w: WireWriter, num: number, f: FieldSchema, v: unknown, pa
       if (typeof v !== 'string') throw encodeError(path, 'not a string');
       return w.string(num, v);
     case 'integer':
-      return w.varint(num, v === null || v === undefined ? 0n : integerValue(v, f, path));
+      return w.varint(num, v === null || v === undefined ? 0 : integerValue(v, f, path));
     case 'boolean':
       if (v !== null && v !== undefined && typeof v !== 'boolean') throw encodeError(path, 'not a boolean');
       return w.varint(num, v === true);
     case 'object': {
       if (v !== null && v !== undefined && !isPlainObject(v)) throw encodeError(path, 'not an object');
-      return w.bytes(num, encodeMessage((v ?? {}) as Record<string, unknown>, f.ref(), path));
+      const schema = f.ref();
+      const shared = v && Object.isFrozen(v) ? sharedMessages.get(v) : undefined;
+      if (shared && shared.schema === schema) return w.bytes(num, shared.bytes);
+      const m = w.begin(num);
+      const start = w.length;
+      writeMessage(w, (v ?? {}) as Record<string, unknown>, schema, path);
+      if (v && Object.isFrozen(v)) sharedMessages.set(v, { schema, bytes: w.copy(start) });
+      return w.end(m);
     }
     case 'array': {
-      const inner = new WireWriter();
-      writeField(inner, 1, { type: 'array', items: f.items }, v ?? [], path);
-      return w.bytes(num, inner.finish());
+      const m = w.begin(num);
+      writeField(w, 1, { type: 'array', items: f.items }, v ?? [], path);
+      return w.end(m);
     }
     case 'any': {
-      const inner = new WireWriter();
-      if (v !== null && v !== undefined) inner.bytes(1, utf8Encoder.encode(JSON.stringify(v)));
-      return w.bytes(num, inner.finish());
+      const m = w.begin(num);
+      if (v !== null && v !== undefined) w.string(1, JSON.stringify(v));
+      return w.end(m);
     }
     case 'map':
       throw encodeError(path, 'nested maps are not supported');
@@ -352,16 +380,16 @@ function writeField(w: WireWriter, num: number, f: FieldSchema, v: unknown, path
     case 'array':
       if (v === null) return;
       if (!Array.isArray(v)) throw encodeError(path, 'not an array');
-      v.forEach((x, i) => writeElement(w, num, f.items, x, `${path}[${i}]`));
+      for (let i = 0; i < v.length; i++) writeElement(w, num, f.items, v[i], `${path}[${i}]`);
       return;
     case 'map': {
       if (v === null) return;
       if (!isPlainObject(v)) throw encodeError(path, 'not a map');
       for (const k of Object.keys(v).sort(compareCodePoints)) {
-        const e = new WireWriter();
-        e.string(1, k);
-        writeElement(e, 2, f.values, v[k], `${path}.${k}`);
-        w.bytes(num, e.finish());
+        const m = w.begin(num);
+        w.string(1, k);
+        writeElement(w, 2, f.values, v[k], `${path}.${k}`);
+        w.end(m);
       }
       return;
     }
@@ -375,12 +403,20 @@ function writeField(w: WireWriter, num: number, f: FieldSchema, v: unknown, path
   }
 }
 
-function encodeMessage(obj: Record<string, unknown>, schema: ObjectSchema, path: string): Uint8Array {
-  const w = new WireWriter();
+function writeMessage(w: WireWriter, obj: Record<string, unknown>, schema: ObjectSchema, path: string): void {
   for (const [num, name, f] of fieldOrder(schema)) {
     if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
     writeField(w, num, f, obj[name], path ? `${path}.${name}` : name);
   }
+}
+
+// Frozen objects are shared read-only (list items, watch events): their message is encoded
+// once, as their JSON is (apiserver/respond.ts stringifyShared).
+const sharedMessages = new WeakMap<object, { schema: ObjectSchema; bytes: Uint8Array }>();
+
+function encodeMessage(obj: Record<string, unknown>, schema: ObjectSchema, path: string): Uint8Array {
+  const w = new WireWriter();
+  writeMessage(w, obj, schema, path);
   return w.finish();
 }
 

@@ -122,52 +122,126 @@ export class WireReader {
 
 const utf8 = new TextEncoder();
 
-/** Builds one message; nested messages are built in their own writer and appended. */
+const varintSize = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
+
+/**
+ * Builds one message in a growable byte buffer. Nested messages are written in place: `begin`
+ * reserves one byte for the length, `end` writes it (moving the body when the length needs more
+ * bytes), so no intermediate buffers are made. Varints take a number fast path: BigInt is only
+ * needed for negative values (sign-extended to 10 bytes) and values beyond 2^53.
+ */
 export class WireWriter {
-  private chunks: number[] = [];
+  private buf = new Uint8Array(256);
+  private pos = 0;
 
   get length(): number {
-    return this.chunks.length;
+    return this.pos;
   }
 
-  private rawVarint(v: bigint): void {
-    let x = BigInt.asUintN(64, v);
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+
+  private rawVarint(v: bigint | number): void {
+    if (typeof v === 'number' && v >= 0 && v <= Number.MAX_SAFE_INTEGER) {
+      this.ensure(8);
+      let x = v;
+      while (x >= 0x80) {
+        this.buf[this.pos++] = (x % 0x80) | 0x80;
+        x = Math.floor(x / 0x80);
+      }
+      this.buf[this.pos++] = x;
+      return;
+    }
+    let x = BigInt.asUintN(64, BigInt(v));
+    this.ensure(10);
     while (x >= 0x80n) {
-      this.chunks.push(Number(x & 0x7fn) | 0x80);
+      this.buf[this.pos++] = Number(x & 0x7fn) | 0x80;
       x >>= 7n;
     }
-    this.chunks.push(Number(x));
+    this.buf[this.pos++] = Number(x);
   }
 
   tag(field: number, wireType: number): void {
-    this.rawVarint((BigInt(field) << 3n) | BigInt(wireType));
+    this.rawVarint(field * 8 + wireType);
   }
 
   /** A varint field; negative values are sign-extended to 64 bits as Go does for int32/int64. */
   varint(field: number, v: bigint | number | boolean): void {
     this.tag(field, WireType.varint);
-    this.rawVarint(typeof v === 'boolean' ? (v ? 1n : 0n) : BigInt(v));
+    this.rawVarint(typeof v === 'boolean' ? (v ? 1 : 0) : v);
   }
 
   bytes(field: number, b: Uint8Array): void {
     this.tag(field, WireType.bytes);
-    this.rawVarint(BigInt(b.length));
-    for (const x of b) this.chunks.push(x);
+    this.rawVarint(b.length);
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
   }
 
   string(field: number, s: string): void {
-    this.bytes(field, utf8.encode(s));
+    const m = this.begin(field);
+    this.ensure(s.length * 3);
+    // Short ASCII strings (names, keys) are copied directly; encodeInto's view costs more.
+    let i = 0;
+    if (s.length <= 64) {
+      const start = this.pos;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        this.buf[start + i] = c;
+      }
+      if (i < s.length) i = 0;
+      else this.pos += i;
+    }
+    if (i === 0 && s.length > 0) this.pos += utf8.encodeInto(s, this.buf.subarray(this.pos)).written;
+    this.end(m);
+  }
+
+  /** Starts a length-delimited field written in place; returns the marker for `end`. */
+  begin(field: number): number {
+    this.tag(field, WireType.bytes);
+    this.ensure(1);
+    return this.pos++;
+  }
+
+  /** Ends the field `begin` started: writes its length before the body. */
+  end(marker: number): void {
+    const len = this.pos - marker - 1;
+    const size = varintSize(len);
+    if (size > 1) {
+      this.ensure(size - 1);
+      this.buf.copyWithin(marker + size, marker + 1, this.pos);
+      this.pos += size - 1;
+    }
+    let x = len;
+    let at = marker;
+    while (x >= 0x80) {
+      this.buf[at++] = (x % 0x80) | 0x80;
+      x = Math.floor(x / 0x80);
+    }
+    this.buf[at] = x;
   }
 
   /** A `double` field: fixed64, IEEE 754 little-endian. */
   double(field: number, v: number): void {
     this.tag(field, WireType.fixed64);
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setFloat64(0, v, true);
-    for (const x of b) this.chunks.push(x);
+    this.ensure(8);
+    new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).setFloat64(0, v, true);
+    this.pos += 8;
   }
 
+  /** A copy of the bytes written since `from`. */
+  copy(from: number): Uint8Array {
+    return this.buf.slice(from, this.pos);
+  }
+
+  /** The message's bytes (a view: the writer must not be used afterwards). */
   finish(): Uint8Array {
-    return Uint8Array.from(this.chunks);
+    return this.buf.subarray(0, this.pos);
   }
 }

@@ -14,13 +14,22 @@ function isObjectSchema(v: unknown): v is ObjectSchema {
 
 let byName: Map<string, ObjectSchema> | undefined;
 
-/** Every ObjectSchema exported by lib/api, by definition name. */
-export function schemaNamed(name: string): ObjectSchema | undefined {
+function index(): Map<string, ObjectSchema> {
   if (!byName) {
     byName = new Map();
     for (const v of Object.values(api)) if (isObjectSchema(v)) byName.set(v.name, v);
   }
-  return byName.get(name);
+  return byName;
+}
+
+/** Every ObjectSchema exported by lib/api, by definition name. */
+export function schemaNamed(name: string): ObjectSchema | undefined {
+  return index().get(name);
+}
+
+/** Every ObjectSchema exported by lib/api (generated tests cover each). */
+export function allSchemas(): ObjectSchema[] {
+  return [...index().values()];
 }
 
 /** "io.svc.api.core.v1.Namespace" with kind "NamespaceList" → "io.svc.api.core.v1.NamespaceList". */

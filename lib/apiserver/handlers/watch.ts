@@ -1,4 +1,5 @@
-// Watch: a chunked stream of newline-delimited JSON events (watch-and-list.md §6). Headers are
+// Watch: a chunked stream of newline-delimited JSON events, or of length-prefixed Protobuf
+// WatchEvent frames (watch-and-list.md §6, "Protobuf watch"). Headers are
 // flushed at once; the stream ends on timeoutSeconds, client disconnect, or an ERROR event.
 // A client that does not read pauses its watcher (back-pressure); the watch cache ends a watcher
 // that stays behind too long, and the stream is then dropped. During shutdown the server ends
@@ -6,7 +7,9 @@
 import { refuseDuringShutdown } from '../filters/shutdown';
 import { watchObjects, ApiWatchEvent } from '../../registry/watch';
 import type { HandlerContext } from '../handlerContext';
-import { stringifyShared } from '../respond';
+import { protobufBody, stringifyShared } from '../respond';
+import type { KindSchemas } from '../kindSchemas';
+import { protobufWatchFrame } from '../../codec/protobufWatch';
 import { asTable, type TableOptions } from '../tableOutput';
 import { tableOptionsFor } from '../tableResponse';
 import { watchRequestFromQuery } from './listQuery';
@@ -18,20 +21,25 @@ export const minRequestTimeoutSeconds = 1800;
 export const maxBufferedBytes = 32 * 1024 * 1024;
 
 // Watchers share decoded, frozen objects (registry decodeForWatch): each is serialised once.
-function frame(e: ApiWatchEvent): string {
-  return `{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`;
+function frame(e: ApiWatchEvent): Buffer {
+  return Buffer.from(`{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`);
+}
+
+/** The raw WatchEvent (no envelope) around the object's complete Protobuf body, length-prefixed. */
+function protobufFramer(schemas: KindSchemas | undefined): (e: ApiWatchEvent) => Buffer {
+  return (e) => Buffer.from(protobufWatchFrame(e.type, protobufBody(e.object, schemas)));
 }
 
 /**
  * Table watches (upstream watchEmbeddedEncoder): each event's object is a one-row Table; only
  * the first event carries columnDefinitions, later ones have null.
  */
-function tableFramer(opts: TableOptions, now: () => Date): (e: ApiWatchEvent) => string {
+function tableFramer(opts: TableOptions, now: () => Date): (e: ApiWatchEvent) => Buffer {
   let headers = true;
   return (e) => {
     const table = asTable(e.object, { ...opts, headers, now: now() });
     headers = false;
-    return `{"type":"${e.type}","object":${JSON.stringify(table)}}\n`;
+    return Buffer.from(`{"type":"${e.type}","object":${JSON.stringify(table)}}\n`);
   };
 }
 
@@ -39,7 +47,10 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const wq = watchRequestFromQuery(h);
   const tableOpts = tableOptionsFor(h);
-  const toFrame = tableOpts ? tableFramer(tableOpts, h.now) : frame;
+  const protobuf = h.output.format === 'protobuf';
+  const toFrame = tableOpts ? tableFramer(tableOpts, h.now) : protobuf ? protobufFramer(h.output.schemas) : frame;
+  // Upstream: the serializer's media type, with ";stream=watch" for all but JSON.
+  const contentType = protobuf ? `${h.output.mediaType};stream=watch` : 'application/json';
   const res = h.res;
   const timeoutSeconds = wq.timeoutSeconds > 0 ? wq.timeoutSeconds : minRequestTimeoutSeconds * (1 + Math.random());
   const scope = h.info.namespace ? 'namespace' : 'cluster';
@@ -68,20 +79,20 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       resolve();
     };
     const startStream = (): void => {
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+      res.writeHead(200, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
       res.flushHeaders();
     };
     const send = (events: ApiWatchEvent[]): boolean => {
       if (ended) return true;
       if (!res.headersSent) startStream();
-      let chunk = '';
+      const chunks: Buffer[] = [];
       for (const e of events) {
         const line = toFrame(e);
         h.metrics.watchEvents.inc(kindLabels);
         h.metrics.watchEventSizes.observe(kindLabels, line.length);
-        chunk += line;
+        chunks.push(line);
       }
-      const ok = res.write(chunk);
+      const ok = res.write(Buffer.concat(chunks));
       if (res.writableLength + (res.socket?.writableLength ?? 0) > maxBufferedBytes) end('slow');
       return ok;
     };

@@ -17,6 +17,8 @@ export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body's bytes (binary media types). */
+  bytes: Buffer;
   json<T = Record<string, unknown>>(): T;
 }
 
@@ -149,8 +151,9 @@ export class ApiServerProcess {
           const chunks: Buffer[] = [];
           r.on('data', (c: Buffer) => chunks.push(c));
           r.on('end', () => {
-            const body = Buffer.concat(chunks).toString('utf8');
-            res({ status: r.statusCode ?? 0, headers: r.headers, body, json: <T>() => JSON.parse(body) as T });
+            const bytes = Buffer.concat(chunks);
+            const body = bytes.toString('utf8');
+            res({ status: r.statusCode ?? 0, headers: r.headers, body, bytes, json: <T>() => JSON.parse(body) as T });
           });
           r.on('error', rej);
         },

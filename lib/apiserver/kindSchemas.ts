@@ -1,0 +1,24 @@
+// The schema of every kind a response may carry, by apiVersion and kind: each served resource's
+// kind and list kind, the kinds of create-only bodies (reviews, TokenRequest) and Status. The
+// Protobuf encoder needs the schema to find field numbers; JSON and YAML do not.
+import { apiVersionOf, StatusSchema, type ObjectSchema, type ResourceInfo } from '../api';
+import { listSchemaFor } from '../codec/schemas';
+
+export type KindSchemas = (apiVersion: string, kind: string) => ObjectSchema | undefined;
+
+export function buildKindSchemas(
+  resources: readonly ResourceInfo[],
+  bodies: readonly { schema: ObjectSchema; group: string; version: string; kind: string }[],
+): KindSchemas {
+  const byKind = new Map<string, ObjectSchema>();
+  const add = (apiVersion: string, kind: string, schema: ObjectSchema): void => {
+    byKind.set(`${apiVersion}/${kind}`, schema);
+  };
+  add('v1', 'Status', StatusSchema);
+  for (const r of resources) {
+    add(apiVersionOf(r), r.kind, r.schema);
+    add(apiVersionOf(r), r.listKind, listSchemaFor(r));
+  }
+  for (const b of bodies) add(apiVersionOf(b), b.kind, b.schema);
+  return (apiVersion, kind) => byKind.get(`${apiVersion}/${kind}`);
+}
