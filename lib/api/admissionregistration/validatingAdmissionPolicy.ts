@@ -148,6 +148,7 @@ export const validatingadmissionpolicies: ResourceInfo = {
 export const validatingadmissionpoliciesV1beta1: ResourceInfo = {
   ...validatingadmissionpolicies,
   version: 'v1beta1',
+  storageVersion: 'v1',
   lifecycle: { introduced: { major: 1, minor: 28 }, replacement: { group: groups.admissionregistration, version: 'v1', kind: 'ValidatingAdmissionPolicy' } },
 };
 

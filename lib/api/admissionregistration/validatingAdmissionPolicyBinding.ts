@@ -70,5 +70,6 @@ export const validatingadmissionpolicybindings: ResourceInfo = {
 export const validatingadmissionpolicybindingsV1beta1: ResourceInfo = {
   ...validatingadmissionpolicybindings,
   version: 'v1beta1',
+  storageVersion: 'v1',
   lifecycle: { introduced: { major: 1, minor: 28 }, replacement: { group: groups.admissionregistration, version: 'v1', kind: 'ValidatingAdmissionPolicyBinding' } },
 };
