@@ -1,0 +1,70 @@
+// Evaluating one compiled policy for one binding and parameter (upstream validating/validator.go):
+// matchConditions (all true to go on), variables, validations with their failure messages and
+// reasons, and audit annotation values. Errors follow the policy's failurePolicy.
+import type { CostBudget } from '../../cel';
+import type { CompiledExpression, CompiledPolicy, CompiledValidation } from './compiled';
+
+export type Decision =
+  | { action: 'admit' }
+  | { action: 'deny'; message: string; reason?: string; index: number };
+
+export interface PolicyResult {
+  decisions: Decision[];
+  auditAnnotations: { key: string; value: string }[];
+}
+
+const maxMessageLength = 5 * 1024;
+
+function fallbackMessage(v: CompiledValidation): string {
+  return v.message ? v.message : `failed expression: ${v.expression.trim()}`;
+}
+
+function errorMessage(c: CompiledExpression, message: string): string {
+  return `expression '${c.expression}' resulted in error: ${message}`;
+}
+
+function failureMessage(v: CompiledValidation, activation: Record<string, unknown>, budget: CostBudget): string {
+  if (!v.messageExpression) return fallbackMessage(v);
+  const r = v.messageExpression.program.evaluate(activation, { budget });
+  if (!r.ok || typeof r.value !== 'string') return fallbackMessage(v);
+  const m = r.value;
+  if (!m.trim() || m.length > maxMessageLength || /[\n\r]/.test(m)) return fallbackMessage(v);
+  return m;
+}
+
+/** Evaluates the policy; `activation` holds object, oldObject, request, params, namespaceObject. */
+export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, unknown>>, budget: CostBudget): PolicyResult {
+  const onError = (message: string, index: number): Decision => (p.failurePolicy === 'Ignore' ? { action: 'admit' } : { action: 'deny', message, index });
+  const variables: Record<string, unknown> = {};
+  const activation: Record<string, unknown> = { ...base, variables };
+  for (const c of p.matchConditions) {
+    const r = c.program.evaluate(activation, { budget });
+    if (!r.ok) return { decisions: [onError(`failed to evaluate matchCondition '${c.name}': ${errorMessage(c, r.message)}`, -1)], auditAnnotations: [] };
+    if (r.value !== true) return { decisions: [], auditAnnotations: [] };
+  }
+  // Variables in order (each may use the earlier ones); one that fails is left out, so an
+  // expression that uses it fails in turn.
+  for (const v of p.variables) {
+    const r = v.program.evaluate(activation, { budget });
+    if (r.ok) variables[v.name] = r.value;
+  }
+  const decisions = p.validations.map((v, index): Decision => {
+    const r = v.program.evaluate(activation, { budget });
+    if (!r.ok) return onError(errorMessage(v, r.message), index);
+    if (typeof r.value !== 'boolean') return onError(errorMessage(v, `expected a boolean, got ${typeof r.value}`), index);
+    if (r.value) return { action: 'admit' };
+    return { action: 'deny', message: failureMessage(v, activation, budget), reason: v.reason ?? 'Invalid', index };
+  });
+  const auditAnnotations: { key: string; value: string }[] = [];
+  for (const a of p.auditAnnotations) {
+    const r = a.program.evaluate(activation, { budget });
+    if (!r.ok) {
+      decisions.push(onError(errorMessage(a, r.message), -1));
+      continue;
+    }
+    if (r.value === null || r.value === undefined) continue;
+    if (typeof r.value === 'string') auditAnnotations.push({ key: a.key, value: r.value.slice(0, 10 * 1024) });
+    else decisions.push(onError(errorMessage(a, `valueExpression must evaluate to a string or null, got ${typeof r.value}`), -1));
+  }
+  return { decisions, auditAnnotations };
+}

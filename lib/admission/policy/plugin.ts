@@ -1,0 +1,192 @@
+// ValidatingAdmissionPolicy as a validating plugin (upstream policy/validating/dispatcher.go):
+// for each policy whose matchConstraints select the request, each matching binding, each
+// parameter: evaluate, then apply the binding's validationActions. The first Deny refuses the
+// request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
+import type { ApiObject, ValidatingAdmissionPolicyBinding } from '../../api';
+import { groups, productDomain } from '../../api';
+import { CostBudget } from '../../cel';
+import type { StatusReason } from '../../api';
+import { errors } from '../../machinery/errors';
+import type { AdmissionAttributes, ValidatingPlugin } from '../attributes';
+import type { CompiledPolicy } from './compiled';
+import { evaluatePolicy } from './evaluate';
+import { matchResourcesMatch, type MatchRequest } from './matching';
+import type { PolicySet } from './policySet';
+
+export interface ParamKind {
+  apiVersion: string;
+  kind: string;
+}
+
+export interface PolicyPluginDeps {
+  policies: PolicySet;
+  /** The namespace object, null when it does not exist. */
+  namespace(name: string): Promise<ApiObject | null>;
+  /** Whether the param kind is namespaced; undefined when the kind is not served. */
+  paramScope(kind: ParamKind): { namespaced: boolean } | undefined;
+  /** One parameter object, null when absent. */
+  param(kind: ParamKind, namespace: string, name: string): Promise<ApiObject | null>;
+  /** Every version a group/resource is served in. */
+  versionsOf(group: string, resource: string): readonly string[];
+}
+
+/** Upstream's validation.policy.admission.k8s.io/validation_failure, product word substituted. */
+export const validationFailureAnnotation = `validation.policy.admission.${productDomain}/validation_failure`;
+
+/** Requests on the policy kinds themselves are never subject to policies (no lock-out). */
+const exempt = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings']);
+
+function reasonToCode(reason: string): number {
+  switch (reason) {
+    case 'Forbidden':
+      return 403;
+    case 'Unauthorized':
+      return 401;
+    case 'RequestEntityTooLarge':
+      return 413;
+    default:
+      return 422;
+  }
+}
+
+interface Denial {
+  policy: string;
+  binding?: string;
+  message: string;
+  reason?: string;
+}
+
+function requestOf(a: AdmissionAttributes): Record<string, unknown> {
+  const resource = { group: a.resource.group, version: a.version ?? '', resource: a.resource.resource };
+  const kind = { group: a.resource.group, version: a.version ?? '', kind: a.kind ?? '' };
+  const u = a.user;
+  return {
+    kind,
+    resource,
+    subResource: a.subresource,
+    requestKind: kind,
+    requestResource: resource,
+    requestSubResource: a.subresource,
+    name: a.name,
+    namespace: a.namespace,
+    operation: a.operation,
+    userInfo: { username: u.name, uid: u.uid ?? '', groups: u.groups, extra: u.extra ?? {} },
+    dryRun: a.dryRun,
+  };
+}
+
+export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlugin {
+  return async (a) => {
+    if (a.resource.group === groups.admissionregistration && exempt.has(a.resource.resource)) return;
+    const hooks = deps.policies.hooks();
+    if (hooks.length === 0) return;
+    const object = a.operation === 'DELETE' ? null : a.obj;
+    const oldObject = a.operation === 'CREATE' ? null : a.old;
+    const isNamespace = a.resource.group === '' && a.resource.resource === 'namespaces';
+    const nsName = isNamespace ? '' : a.namespaced ? a.namespace : '';
+    let namespaceObject: ApiObject | null | undefined;
+    const loadNamespace = async (): Promise<ApiObject | null> => (namespaceObject ??= nsName ? await deps.namespace(nsName) : null);
+    const m: MatchRequest = {
+      operation: a.operation,
+      group: a.resource.group,
+      version: a.version ?? '',
+      versions: deps.versionsOf(a.resource.group, a.resource.resource),
+      resource: a.resource.resource,
+      subresource: a.subresource,
+      name: a.name,
+      namespaced: a.namespaced,
+      isNamespace,
+      objectLabels: object ? (object.metadata?.labels ?? {}) : undefined,
+      oldObjectLabels: oldObject ? (oldObject.metadata?.labels ?? {}) : undefined,
+    };
+    if (nsName) m.namespaceLabels = (await loadNamespace())?.metadata?.labels ?? {};
+    const request = requestOf(a);
+    const budget = new CostBudget();
+    const denials: Denial[] = [];
+    const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
+
+    const configError = (p: CompiledPolicy, binding: ValidatingAdmissionPolicyBinding | undefined, err: string): void => {
+      if (p.failurePolicy === 'Ignore') return;
+      denials.push({ policy: p.name, binding: binding?.metadata?.name, message: `failed to configure ${binding ? 'binding' : 'policy'}: ${err}` });
+    };
+
+    for (const { policy: p, bindings } of hooks) {
+      if (!matchResourcesMatch(p.policy.spec?.matchConstraints, m, true)) continue;
+      if (p.configurationError) {
+        configError(p, undefined, p.configurationError);
+        continue;
+      }
+      const annotations = new Map<string, string[]>();
+      for (const b of bindings) {
+        if (!matchResourcesMatch(b.spec?.matchResources, m, false)) continue;
+        const params = await collectParams(deps, p, b, a.namespace);
+        if (typeof params === 'string') {
+          configError(p, b, params);
+          continue;
+        }
+        const namespace = await loadNamespace();
+        for (const param of params) {
+          const result = evaluatePolicy(p, { object, oldObject, request, params: param, namespaceObject: namespace }, budget);
+          for (const d of result.decisions) {
+            if (d.action !== 'deny') continue;
+            const actions = b.spec?.validationActions ?? [];
+            for (const action of actions) {
+              if (action === 'Deny') denials.push({ policy: p.name, binding: b.metadata?.name ?? '', message: d.message, reason: d.reason });
+              else if (action === 'Warn') a.warn?.(`Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${b.metadata?.name ?? ''}': ${d.message}`);
+              else if (action === 'Audit') failures.push({ message: d.message, policy: p.name, binding: b.metadata?.name ?? '', expressionIndex: d.index, validationActions: [...actions] });
+            }
+          }
+          for (const { key, value } of result.auditAnnotations) {
+            const values = annotations.get(key) ?? [];
+            if (!values.includes(value)) annotations.set(key, [...values, value]);
+          }
+        }
+      }
+      for (const [key, values] of annotations) a.addAuditAnnotation?.(`${p.name}/${key}`, values.join(', '));
+    }
+    if (failures.length) a.addAuditAnnotation?.(validationFailureAnnotation, JSON.stringify(failures));
+    const first = denials[0];
+    if (!first) return;
+    const message = first.binding !== undefined
+      ? `ValidatingAdmissionPolicy '${first.policy}' with binding '${first.binding}' denied request: ${first.message}`
+      : `ValidatingAdmissionPolicy '${first.policy}' denied request: ${first.message}`;
+    const err = errors.forbidden(a.resource, a.name, message, [{ message }]);
+    const reason = first.reason || 'Invalid';
+    err.status.reason = reason as StatusReason;
+    err.status.code = reasonToCode(reason);
+    throw err;
+  };
+}
+
+/**
+ * The parameters a binding evaluates with (upstream generic.CollectParams): [null] without a
+ * paramKind; else the named object (selector lookups are not supported yet), an error string
+ * for a configuration problem.
+ */
+async function collectParams(deps: PolicyPluginDeps, p: CompiledPolicy, b: ValidatingAdmissionPolicyBinding, requestNamespace: string): Promise<(ApiObject | null)[] | string> {
+  const kind = p.policy.spec?.paramKind;
+  if (!kind) return [null];
+  const ref = b.spec?.paramRef;
+  const gvk = `${kind.apiVersion ?? ''}, Kind=${kind.kind ?? ''}`;
+  if (!ref) return `paramKind kind \`${gvk}\` is defined but paramRef is not set`;
+  const pk: ParamKind = { apiVersion: kind.apiVersion ?? '', kind: kind.kind ?? '' };
+  const scope = deps.paramScope(pk);
+  if (!scope) return `failed to find resource referenced by paramKind: '${gvk}'`;
+  let namespace = '';
+  if (scope.namespaced) {
+    namespace = ref.namespace || requestNamespace;
+    if (!namespace) return 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources';
+  }
+  const found: ApiObject[] = [];
+  if (ref.name) {
+    const obj = await deps.param(pk, namespace, ref.name);
+    if (obj) found.push(obj);
+  } else {
+    return 'paramRef.selector is not supported by this server';
+  }
+  if (found.length === 0) {
+    if ((ref.parameterNotFoundAction ?? 'Deny') === 'Deny') return 'no params found for policy binding with `Deny` parameterNotFoundAction';
+    return [];
+  }
+  return found;
+}
