@@ -4,7 +4,9 @@ import {
   certificateSigning,
   certificateSubjectRestriction,
   namespaceLifecycle,
+  PolicySet,
   rbacEscalation,
+  validatingAdmissionPolicy,
   validatingChain,
   type ValidatingPlugin,
 } from '../../lib/admission';
@@ -13,6 +15,7 @@ import type { PolicyRuleResolver } from '../../lib/auth/rbac';
 import type { ValidatingAdmission } from '../../lib/registry/store';
 import type { GenericStore } from '../../lib/registry/store';
 import { namespaceLookup } from '../../lib/registry/stores';
+import { followPolicies } from './admissionPolicies';
 
 export interface AdmissionDeps {
   authorizer: Authorizer;
@@ -24,7 +27,11 @@ export interface AdmissionDeps {
  * The stores need their admission callback before they exist, and the plugins need the stores
  * (namespace lookups) and the authorizer: this returns the callback plus a setter run once both exist.
  */
-export function lateAdmission(): { admission: ValidatingAdmission; install(stores: readonly GenericStore[], deps: AdmissionDeps): void } {
+export function lateAdmission(): {
+  admission: ValidatingAdmission;
+  /** Installs the plugins; the returned stop ends the policy followers. */
+  install(stores: readonly GenericStore[], deps: AdmissionDeps): { stop(): void };
+} {
   let chain: ValidatingPlugin | undefined;
   return {
     admission: async (ctx, operation, obj, old, store) => {
@@ -40,6 +47,10 @@ export function lateAdmission(): { admission: ValidatingAdmission; install(store
         old,
         user: ctx.user,
         dryRun: ctx.dryRun,
+        version: store.resource.version,
+        kind: store.resource.kind,
+        warn: ctx.warn,
+        addAuditAnnotation: ctx.addAuditAnnotation,
       });
     },
     install(stores, deps) {
@@ -51,7 +62,16 @@ export function lateAdmission(): { admission: ValidatingAdmission; install(store
         certificateSubjectRestriction(),
       ];
       if (deps.ruleResolver) plugins.push(rbacEscalation(deps.authorizer, deps.ruleResolver));
+      // Policies run last, as upstream's ValidatingAdmissionPolicy plugin follows the built-in ones.
+      const policies = new PolicySet();
+      const follower = followPolicies(stores, policies);
+      const policyPlugin = validatingAdmissionPolicy(follower.deps);
+      plugins.push(async (a) => {
+        await follower.synced;
+        await policyPlugin(a);
+      });
       chain = validatingChain(plugins);
+      return { stop: () => follower.stop() };
     },
   };
 }

@@ -157,7 +157,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');
   const rbacPolicy = startRbacPolicy(stores, log);
   const security = await buildSecurity(opts, stores, rbacPolicy.index, log);
-  admission.install(stores, { authorizer: security.authorizer, ruleResolver: security.escalationResolver });
+  const admissionPlugins = admission.install(stores, { authorizer: security.authorizer, ruleResolver: security.escalationResolver });
   const audit = await startAudit(opts, metrics, log);
   logUnserved(opts, security.endpoints.filter((e) => !e.subresource).map((e) => e.resource), log);
 
@@ -288,6 +288,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       compactor.stop();
       await server.close();
       rbacPolicy.stop();
+      admissionPlugins.stop();
       // Closing fails a start still waiting for etcd, so shutdown never waits on an unreachable etcd.
       await closeCaches(stores);
       await cachesStarted;

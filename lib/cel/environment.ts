@@ -15,6 +15,8 @@ export interface CelVariable {
   name: string;
   /** The variable's schema: values are converted with it (BigInt integers, escaped names). */
   schema?: FieldSchema;
+  /** Property names as they are (admission policies, as upstream's unstructured values); default: escaped (§4.10.2). */
+  unescaped?: boolean;
 }
 
 export type CompileResult = { program: CelProgram; error?: undefined } | { program?: undefined; error: string };
@@ -67,7 +69,10 @@ export class CelProgram {
     const limit = Math.min(opts.limit ?? perCallLimit, opts.budget?.remaining ?? Infinity);
     const tracker = new CostTracker(limit);
     const ctx: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(activation)) ctx[name] = toCelValue(v, this.variables.get(name)?.schema);
+    for (const [name, v] of Object.entries(activation)) {
+      const decl = this.variables.get(name);
+      ctx[name] = toCelValue(v, decl?.schema, !decl?.unescaped);
+    }
     try {
       const value = withTracker(tracker, () => this.parsed(ctx));
       return { ok: true, value, cost: tracker.cost };

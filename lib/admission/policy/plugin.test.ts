@@ -138,6 +138,12 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     expect(e.status.message).toContain('denied request: no root');
   });
 
+  it('objects are not escaped: object.metadata.namespace and request.namespace work as upstream', async () => {
+    const p = policy('p', { paramKind: undefined, validations: [{ expression: 'false', messageExpression: 'object.metadata.namespace + "/" + request.namespace + "/" + request.userInfo.username' }] });
+    const e = await refusal(setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('x')));
+    expect(e.status.message).toContain('denied request: team-a/team-a/alice');
+  });
+
   it('a policy without bindings does nothing', async () => {
     await setup([policy('p')], [])(attrs('robot'));
   });

@@ -1,0 +1,173 @@
+// ValidatingAdmissionPolicy through the real server and kubectl: the issue's example (service
+// account names in team namespaces start with the team's prefix, kept in a ConfigMap param),
+// upstream's exact denial, the Warn action's Warning, the Audit action's annotation, a compile
+// error refused at write, and policy/param/binding changes applied without a restart.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventually, startCluster, type TestCluster } from './support/apiserver';
+import { auditEventsOf } from './support/auditLog';
+import { kubectlCreate, toYaml } from './support/rbac';
+
+const api = 'admissionregistration.svc.io/v1';
+const policiesPath = `/apis/${api}/validatingadmissionpolicies`;
+
+const teamPrefixPolicy = {
+  apiVersion: api,
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name: 'sa-prefix' },
+  spec: {
+    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    matchConstraints: {
+      resourceRules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'] }],
+      namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'Exists' }] },
+    },
+    validations: [
+      {
+        expression: 'object.metadata.name.startsWith(params.data.prefix)',
+        messageExpression: "'service account names in ' + object.metadata.namespace + ' must start with ' + params.data.prefix",
+      },
+    ],
+  },
+};
+
+const teamPrefixBinding = {
+  apiVersion: api,
+  kind: 'ValidatingAdmissionPolicyBinding',
+  metadata: { name: 'sa-prefix-binding' },
+  spec: { policyName: 'sa-prefix', paramRef: { name: 'team-config', parameterNotFoundAction: 'Deny' }, validationActions: ['Deny'] },
+};
+
+const shortNamesPolicy = {
+  apiVersion: api,
+  kind: 'ValidatingAdmissionPolicy',
+  metadata: { name: 'short-names' },
+  spec: {
+    matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
+    validations: [{ expression: 'object.metadata.name.size() <= 10', message: 'config map names should be short' }],
+  },
+};
+
+const shortNamesBinding = {
+  apiVersion: api,
+  kind: 'ValidatingAdmissionPolicyBinding',
+  metadata: { name: 'short-names-warn' },
+  spec: { policyName: 'short-names', validationActions: ['Warn', 'Audit'] },
+};
+
+describe('ValidatingAdmissionPolicy', () => {
+  let c: TestCluster;
+  let dir: string;
+  let logPath: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-vap-'));
+    logPath = join(dir, 'audit.log');
+    writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.svc.io/v1\nkind: Policy\nomitStages: [RequestReceived]\nrules:\n- level: Metadata\n');
+    c = await startCluster([`--audit-log-path=${logPath}`, `--audit-policy-file=${join(dir, 'policy.yaml')}`]);
+    await kubectlCreate(c.apiserver, [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a' } } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'scratch' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'team-config', namespace: 'team-a' }, data: { prefix: 'a-' } },
+      teamPrefixPolicy,
+      teamPrefixBinding,
+      shortNamesPolicy,
+      shortNamesBinding,
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await c?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const denial = (ns: string, name: string, prefix: string): string =>
+    `serviceaccounts "${name}" is forbidden: ValidatingAdmissionPolicy 'sa-prefix' with binding 'sa-prefix-binding' denied request: service account names in ${ns} must start with ${prefix}`;
+
+  test('a service account without the team prefix is refused with upstream wording (422 Invalid)', async () => {
+    const r = await eventually(async () => {
+      const res = await c.apiserver.request('POST', '/api/v1/namespaces/team-a/serviceaccounts', { body: { metadata: { name: 'robot' } } });
+      return res.status === 201 ? undefined : res;
+    });
+    expect(r.status).toBe(422);
+    expect(r.json()).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'Invalid',
+      code: 422,
+      message: denial('team-a', 'robot', 'a-'),
+      details: { name: 'robot', kind: 'serviceaccounts', causes: [{ message: denial('team-a', 'robot', 'a-').replace('serviceaccounts "robot" is forbidden: ', '') }] },
+    });
+    const k = await c.apiserver.kubectl(['create', 'serviceaccount', 'robot2', '-n', 'team-a']);
+    expect(k.code).not.toBe(0);
+    expect(k.stderr).toContain(denial('team-a', 'robot2', 'a-'));
+  });
+
+  test('names with the prefix, and namespaces without a team label, are admitted', async () => {
+    expect((await c.apiserver.kubectl(['create', 'serviceaccount', 'a-robot', '-n', 'team-a'])).code).toBe(0);
+    expect((await c.apiserver.kubectl(['create', 'serviceaccount', 'robot', '-n', 'scratch'])).code).toBe(0);
+  });
+
+  test('a team namespace without its ConfigMap is refused (parameterNotFoundAction Deny)', async () => {
+    await kubectlCreate(c.apiserver, [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-b', labels: { team: 'b' } } }]);
+    const k = await c.apiserver.kubectl(['create', 'serviceaccount', 'b-robot', '-n', 'team-b']);
+    expect(k.code).not.toBe(0);
+    expect(k.stderr).toContain(
+      "ValidatingAdmissionPolicy 'sa-prefix' with binding 'sa-prefix-binding' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+    );
+  });
+
+  test('a param change applies without a restart', async () => {
+    const patch = await c.apiserver.kubectl(['patch', 'configmap', 'team-config', '-n', 'team-a', '--type=merge', '-p', '{"data":{"prefix":"team-a-"}}']);
+    expect(patch.code).toBe(0);
+    await eventually(async () => {
+      const r = await c.apiserver.request('POST', '/api/v1/namespaces/team-a/serviceaccounts', { body: { metadata: { name: 'a-later' } } });
+      return r.status === 422 && r.json<{ message: string }>().message === denial('team-a', 'a-later', 'team-a-');
+    });
+    expect((await c.apiserver.kubectl(['create', 'serviceaccount', 'team-a-robot', '-n', 'team-a'])).code).toBe(0);
+  });
+
+  test('Warn answers with a Warning header (kubectl prints it) and Audit annotates the audit event', async () => {
+    const k = await eventually(async () => {
+      const out = await c.apiserver.kubectl(['create', 'configmap', 'a-rather-long-name', '-n', 'scratch']);
+      return out.stderr.includes('Warning:') ? out : undefined;
+    });
+    expect(k.code).toBe(0);
+    expect(k.stderr).toContain("Warning: Validation failed for ValidatingAdmissionPolicy 'short-names' with binding 'short-names-warn': config map names should be short");
+
+    const r = await c.apiserver.request('POST', '/api/v1/namespaces/scratch/configmaps', { body: { metadata: { name: 'another-long-name' } } });
+    expect(r.status).toBe(201);
+    expect(r.headers.warning).toBe(`299 - "Validation failed for ValidatingAdmissionPolicy 'short-names' with binding 'short-names-warn': config map names should be short"`);
+    const events = await auditEventsOf(logPath, String(r.headers['audit-id']));
+    const done = events.find((e) => e.stage === 'ResponseComplete');
+    expect(JSON.parse(done?.annotations?.['validation.policy.admission.svc.io/validation_failure'] ?? 'null')).toEqual([
+      { message: 'config map names should be short', policy: 'short-names', binding: 'short-names-warn', expressionIndex: 0, validationActions: ['Warn', 'Audit'] },
+    ]);
+    const short = await c.apiserver.request('POST', '/api/v1/namespaces/scratch/configmaps', { body: { metadata: { name: 'short' } } });
+    expect(short.status).toBe(201);
+    expect(short.headers.warning).toBeUndefined();
+  });
+
+  test('an expression that does not compile is a 422 naming spec.validations[i].expression', async () => {
+    const bad = { ...teamPrefixPolicy, metadata: { name: 'broken' }, spec: { ...teamPrefixPolicy.spec, validations: [{ expression: 'true' }, { expression: 'object.metadata.name.startsWith(' }] } };
+    const r = await c.apiserver.request('POST', policiesPath, { body: bad });
+    expect(r.status).toBe(422);
+    const status = r.json<{ reason: string; message: string; details: { causes: { reason: string; field: string; message: string }[] } }>();
+    expect(status.reason).toBe('Invalid');
+    expect(status.message).toMatch(/^ValidatingAdmissionPolicy\.admissionregistration\.svc\.io "broken" is invalid: spec\.validations\[1\]\.expression: Invalid value: "object\.metadata\.name\.startsWith\(": compilation failed: /);
+    expect(status.details.causes).toEqual([expect.objectContaining({ reason: 'FieldValueInvalid', field: 'spec.validations[1].expression' })]);
+
+    const k = await c.apiserver.kubectl(['create', '-f', '-'], { input: toYaml([bad]) });
+    expect(k.code).not.toBe(0);
+    expect(k.stderr).toContain('spec.validations[1].expression: Invalid value: "object.metadata.name.startsWith(": compilation failed');
+  });
+
+  test('deleting the binding lifts the policy', async () => {
+    expect((await c.apiserver.kubectl(['delete', 'validatingadmissionpolicybinding', 'sa-prefix-binding'])).code).toBe(0);
+    await eventually(async () => (await c.apiserver.request('POST', '/api/v1/namespaces/team-a/serviceaccounts', { body: { metadata: { name: 'free' } } })).status === 201);
+  });
+
+  test('kubectl lists the policies', async () => {
+    const k = await c.apiserver.kubectl(['get', 'validatingadmissionpolicies', '-o', 'name']);
+    expect(k.code).toBe(0);
+    expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual(['validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix', 'validatingadmissionpolicy.admissionregistration.svc.io/short-names']);
+  });
+});
