@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eventually, startCluster, type TestCluster } from './support/apiserver';
+import { ApiServerProcess, eventually, freePort, startCluster, type TestCluster } from './support/apiserver';
 import { auditEventsOf } from './support/auditLog';
 import { kubectlCreate, toYaml } from './support/rbac';
 
@@ -169,5 +169,44 @@ describe('ValidatingAdmissionPolicy', () => {
     const k = await c.apiserver.kubectl(['get', 'validatingadmissionpolicies', '-o', 'name']);
     expect(k.code).toBe(0);
     expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual(['validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix', 'validatingadmissionpolicy.admissionregistration.svc.io/short-names']);
+  });
+});
+
+describe('a policy change on one replica', () => {
+  let c: TestCluster;
+  let b: ApiServerProcess;
+  beforeAll(async () => {
+    c = await startCluster();
+    b = new ApiServerProcess(mkdtempSync(join(tmpdir(), 'svc-vap-replica-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
+    await b.start();
+    await c.apiserver.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'replicated' } } });
+  }, 60_000);
+  afterAll(async () => {
+    await b?.stop();
+    await c?.stop();
+  });
+
+  test('is enforced by the other replica, and so is its removal (through the watch, no restart)', async () => {
+    const policy = {
+      apiVersion: api,
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'no-temp' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
+        validations: [{ expression: "!object.metadata.name.startsWith('temp')", message: 'no temporary config maps', reason: 'Forbidden' }],
+      },
+    };
+    const binding = { apiVersion: api, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-temp' }, spec: { policyName: 'no-temp', validationActions: ['Deny'] } };
+    await kubectlCreate(c.apiserver, [policy, binding]);
+    let n = 0;
+    const r = await eventually(async () => {
+      const res = await b.request('POST', '/api/v1/namespaces/replicated/configmaps', { body: { metadata: { name: `temp-${n++}` } } });
+      return res.status === 201 ? undefined : res;
+    });
+    expect(r.status).toBe(403);
+    expect(r.json()).toMatchObject({ reason: 'Forbidden', message: expect.stringContaining("ValidatingAdmissionPolicy 'no-temp' with binding 'no-temp' denied request: no temporary config maps") });
+
+    expect((await c.apiserver.kubectl(['delete', 'validatingadmissionpolicy', 'no-temp'])).code).toBe(0);
+    await eventually(async () => (await b.request('POST', '/api/v1/namespaces/replicated/configmaps', { body: { metadata: { name: `temp-after-${n++}` } } })).status === 201);
   });
 });
