@@ -169,6 +169,23 @@ describe('ValidatingAdmissionPolicy', () => {
     const k = await c.apiserver.kubectl(['get', 'validatingadmissionpolicies', '-o', 'name']);
     expect(k.code).toBe(0);
     expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual(['validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix', 'validatingadmissionpolicy.admissionregistration.svc.io/short-names']);
+    const table = await c.apiserver.kubectl(['get', 'validatingadmissionpolicies']);
+    const rows = table.stdout.trim().split('\n').map((l) => l.split(/\s+/));
+    expect(rows[0]).toEqual(['NAME', 'VALIDATIONS', 'PARAMKIND', 'AGE']);
+    expect(rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['sa-prefix', '1', 'v1/ConfigMap'],
+      ['short-names', '1', '<unset>'],
+    ]);
+    const bindings = await c.apiserver.kubectl(['get', 'validatingadmissionpolicybindings']);
+    const brows = bindings.stdout.trim().split('\n').map((l) => l.split(/\s+/));
+    expect(brows[0]).toEqual(['NAME', 'POLICYNAME', 'PARAMREF', 'AGE']);
+    expect(brows.slice(1).map((r) => r.slice(0, 3))).toEqual([['short-names-warn', 'short-names', '<unset>']]);
+  });
+
+  test('a binding naming a param without namespace prints "*/<name>"', async () => {
+    await kubectlCreate(c.apiserver, [{ ...teamPrefixBinding, metadata: { name: 'sa-prefix-again' } }]);
+    const k = await c.apiserver.kubectl(['get', 'validatingadmissionpolicybinding', 'sa-prefix-again', '--no-headers']);
+    expect(k.stdout.split(/\s+/).slice(0, 3)).toEqual(['sa-prefix-again', 'sa-prefix', '*/team-config']);
   });
 });
 

@@ -3,6 +3,7 @@
 import type { ValidatingAdmissionPolicyBinding } from '../../api';
 import { validatingadmissionpolicybindings, validatingadmissionpolicybindingsV1beta1 } from '../../api';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names';
+import { bindingTableColumns } from './tableColumns';
 import type { Strategy } from '../strategy';
 import { validateBinding } from './bindingValidation';
 import { bumpGenerationOnSpecChange, startGeneration } from './generation';
@@ -39,6 +40,7 @@ export const validatingAdmissionPolicyBindingStrategy: Strategy<Binding> = {
   },
   subresourceStrategies: {},
   deleteReturnsObject: false,
+  tableColumns: bindingTableColumns,
 };
 
 export const validatingAdmissionPolicyBindingV1beta1Strategy: Strategy<Binding> = { ...validatingAdmissionPolicyBindingStrategy, resource: validatingadmissionpolicybindingsV1beta1 };

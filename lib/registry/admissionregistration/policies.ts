@@ -5,6 +5,7 @@
 import type { ValidatingAdmissionPolicy } from '../../api';
 import { validatingadmissionpolicies, validatingadmissionpoliciesV1beta1 } from '../../api';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names';
+import { policyTableColumns } from './tableColumns';
 import type { Strategy, UpdateStrategy } from '../strategy';
 import { bumpGenerationOnSpecChange, startGeneration } from './generation';
 import { defaultMatchResources } from './matchResourcesValidation';
@@ -57,6 +58,7 @@ export const validatingAdmissionPolicyStrategy: Strategy<Policy> = {
   },
   subresourceStrategies: { status: statusStrategy },
   deleteReturnsObject: false,
+  tableColumns: policyTableColumns,
 };
 
 export const validatingAdmissionPolicyV1beta1Strategy: Strategy<Policy> = { ...validatingAdmissionPolicyStrategy, resource: validatingadmissionpoliciesV1beta1 };
