@@ -4,7 +4,9 @@ import type { ApiObject, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBin
 import { apiVersionOf, validatingadmissionpolicies, validatingadmissionpolicybindings } from '../../lib/api';
 import type { ParamKind, PolicyPluginDeps, PolicySet } from '../../lib/admission';
 import { isApiError } from '../../lib/machinery/errors';
+import { labelSelectorFromWire } from '../../lib/auth/rbac';
 import { followStore } from '../../lib/registry/follow';
+import { listObjects } from '../../lib/registry/list';
 import type { GenericStore } from '../../lib/registry/store';
 import { namespaceLookup, systemContext } from '../../lib/registry/stores';
 
@@ -49,6 +51,18 @@ export function followPolicies(stores: readonly GenericStore[], set: PolicySet):
         if (isApiError(e) && e.code === 404) return null;
         throw e;
       }
+    },
+    paramsBySelector: async (k, namespace, selector) => {
+      const s = paramStore(k);
+      if (!s) return [];
+      const sel = labelSelectorFromWire(selector);
+      const list = await listObjects(s, {
+        namespace,
+        source: { kind: 'any' },
+        limit: 0,
+        predicate: { everything: false, matches: (o) => sel.matches(o.metadata?.labels ?? {}) },
+      });
+      return list.items;
     },
     versionsOf: (group, resource) => versions.get(`${group}/${resource}`) ?? [],
   };

@@ -160,6 +160,44 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(k.stderr).toContain('spec.validations[1].expression: Invalid value: "object.metadata.name.startsWith(": compilation failed');
   });
 
+  test('a selector paramRef evaluates every labelled param in the namespace', async () => {
+    await kubectlCreate(c.apiserver, [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'labels' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'need-app', namespace: 'labels', labels: { 'label-rule': 'yes' } }, data: { label: 'app' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'need-owner', namespace: 'labels', labels: { 'label-rule': 'yes' } }, data: { label: 'owner' } },
+      {
+        apiVersion: api,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'required-labels' },
+        spec: {
+          paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+          matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'] }] },
+          validations: [{ expression: 'has(object.metadata.labels) && params.data.label in object.metadata.labels', messageExpression: "'missing label ' + params.data.label" }],
+        },
+      },
+      {
+        apiVersion: api,
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: 'required-labels' },
+        spec: {
+          policyName: 'required-labels',
+          paramRef: { selector: { matchLabels: { 'label-rule': 'yes' } }, parameterNotFoundAction: 'Allow' },
+          matchResources: { namespaceSelector: { matchLabels: { 'svc.io/metadata.name': 'labels' } } },
+          validationActions: ['Deny'],
+        },
+      },
+    ]);
+    const r = await eventually(async () => {
+      const res = await c.apiserver.request('POST', '/api/v1/namespaces/labels/serviceaccounts', { body: { metadata: { name: 'half', labels: { app: 'x' } } } });
+      return res.status === 201 ? undefined : res;
+    });
+    expect(r.json<{ message: string }>().message).toBe(
+      `serviceaccounts "half" is forbidden: ValidatingAdmissionPolicy 'required-labels' with binding 'required-labels' denied request: missing label owner`,
+    );
+    const ok = await c.apiserver.request('POST', '/api/v1/namespaces/labels/serviceaccounts', { body: { metadata: { name: 'full', labels: { app: 'x', owner: 'y' } } } });
+    expect(ok.status).toBe(201);
+  });
+
   test('deleting the binding lifts the policy', async () => {
     expect((await c.apiserver.kubectl(['delete', 'validatingadmissionpolicybinding', 'sa-prefix-binding'])).code).toBe(0);
     await eventually(async () => (await c.apiserver.request('POST', '/api/v1/namespaces/team-a/serviceaccounts', { body: { metadata: { name: 'free' } } })).status === 201);
@@ -168,18 +206,26 @@ describe('ValidatingAdmissionPolicy', () => {
   test('kubectl lists the policies', async () => {
     const k = await c.apiserver.kubectl(['get', 'validatingadmissionpolicies', '-o', 'name']);
     expect(k.code).toBe(0);
-    expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual(['validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix', 'validatingadmissionpolicy.admissionregistration.svc.io/short-names']);
+    expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      'validatingadmissionpolicy.admissionregistration.svc.io/required-labels',
+      'validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix',
+      'validatingadmissionpolicy.admissionregistration.svc.io/short-names',
+    ]);
     const table = await c.apiserver.kubectl(['get', 'validatingadmissionpolicies']);
     const rows = table.stdout.trim().split('\n').map((l) => l.split(/\s+/));
     expect(rows[0]).toEqual(['NAME', 'VALIDATIONS', 'PARAMKIND', 'AGE']);
     expect(rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['required-labels', '1', 'v1/ConfigMap'],
       ['sa-prefix', '1', 'v1/ConfigMap'],
       ['short-names', '1', '<unset>'],
     ]);
     const bindings = await c.apiserver.kubectl(['get', 'validatingadmissionpolicybindings']);
     const brows = bindings.stdout.trim().split('\n').map((l) => l.split(/\s+/));
     expect(brows[0]).toEqual(['NAME', 'POLICYNAME', 'PARAMREF', 'AGE']);
-    expect(brows.slice(1).map((r) => r.slice(0, 3))).toEqual([['short-names-warn', 'short-names', '<unset>']]);
+    expect(brows.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['required-labels', 'required-labels', 'label-rule=yes'],
+      ['short-names-warn', 'short-names', '<unset>'],
+    ]);
   });
 
   test('a binding naming a param without namespace prints "*/<name>"', async () => {

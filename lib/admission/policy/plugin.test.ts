@@ -30,7 +30,10 @@ const namespaces: Record<string, ApiObject> = {
   'team-a': { metadata: { name: 'team-a', labels: { team: 'a' } } },
   other: { metadata: { name: 'other', labels: {} } },
 };
-const configMaps: Record<string, ApiObject> = { 'team-a/team': { metadata: { name: 'team', namespace: 'team-a' }, data: { prefix: 'a-' } } };
+const configMaps: Record<string, ApiObject> = {
+  'team-a/team': { metadata: { name: 'team', namespace: 'team-a', labels: { kind: 'prefix' } }, data: { prefix: 'a-' } },
+  'team-a/stricter': { metadata: { name: 'stricter', namespace: 'team-a', labels: { kind: 'prefix' } }, data: { prefix: 'a-r' } },
+};
 
 function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmissionPolicyBinding[]) {
   const set = new PolicySet();
@@ -41,6 +44,8 @@ function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmiss
     namespace: async (n) => namespaces[n] ?? null,
     paramScope: (k) => (k.apiVersion === 'v1' && k.kind === 'ConfigMap' ? { namespaced: true } : undefined),
     param: async (_k, ns, name) => configMaps[`${ns}/${name}`] ?? null,
+    paramsBySelector: async (_k, ns, sel) =>
+      Object.values(configMaps).filter((o) => o.metadata?.namespace === ns && Object.entries(sel.matchLabels ?? {}).every(([k, v]) => o.metadata?.labels?.[k] === v)),
     versionsOf: () => ['v1'],
   });
 }
@@ -142,6 +147,15 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     const p = policy('p', { paramKind: undefined, validations: [{ expression: 'false', messageExpression: 'object.metadata.namespace + "/" + request.namespace + "/" + request.userInfo.username' }] });
     const e = await refusal(setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('x')));
     expect(e.status.message).toContain('denied request: team-a/team-a/alice');
+  });
+
+  it('a selector paramRef evaluates every matching param', async () => {
+    const b = binding('b', 'p', { paramRef: { selector: { matchLabels: { kind: 'prefix' } }, parameterNotFoundAction: 'Deny' } });
+    await setup([policy('p')], [b])(attrs('a-robot'));
+    const e = await refusal(setup([policy('p')], [b])(attrs('a-x')));
+    expect(e.status.message).toContain("with binding 'b' denied request: name must start with a-r");
+    const none = binding('b', 'p', { paramRef: { selector: { matchLabels: { kind: 'none' } }, parameterNotFoundAction: 'Allow' } });
+    await setup([policy('p')], [none])(attrs('anything'));
   });
 
   it('a policy without bindings does nothing', async () => {

@@ -2,7 +2,7 @@
 // for each policy whose matchConstraints select the request, each matching binding, each
 // parameter: evaluate, then apply the binding's validationActions. The first Deny refuses the
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
-import type { ApiObject, ValidatingAdmissionPolicyBinding } from '../../api';
+import type { ApiObject, LabelSelector, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
 import { CostBudget } from '../../cel';
 import type { StatusReason } from '../../api';
@@ -26,6 +26,8 @@ export interface PolicyPluginDeps {
   paramScope(kind: ParamKind): { namespaced: boolean } | undefined;
   /** One parameter object, null when absent. */
   param(kind: ParamKind, namespace: string, name: string): Promise<ApiObject | null>;
+  /** The parameter objects whose labels the selector matches, in name order. */
+  paramsBySelector(kind: ParamKind, namespace: string, selector: LabelSelector): Promise<ApiObject[]>;
   /** Every version a group/resource is served in. */
   versionsOf(group: string, resource: string): readonly string[];
 }
@@ -160,8 +162,8 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
 
 /**
  * The parameters a binding evaluates with (upstream generic.CollectParams): [null] without a
- * paramKind; else the named object (selector lookups are not supported yet), an error string
- * for a configuration problem.
+ * paramKind; else the named object or those the selector matches, or an error string for a
+ * configuration problem.
  */
 async function collectParams(deps: PolicyPluginDeps, p: CompiledPolicy, b: ValidatingAdmissionPolicyBinding, requestNamespace: string): Promise<(ApiObject | null)[] | string> {
   const kind = p.policy.spec?.paramKind;
@@ -181,8 +183,9 @@ async function collectParams(deps: PolicyPluginDeps, p: CompiledPolicy, b: Valid
   if (ref.name) {
     const obj = await deps.param(pk, namespace, ref.name);
     if (obj) found.push(obj);
-  } else {
-    return 'paramRef.selector is not supported by this server';
+  } else if (ref.selector) {
+    // Params carry their kind, as upstream's wrappedParam gives list items their TypeMeta.
+    for (const obj of await deps.paramsBySelector(pk, namespace, ref.selector)) found.push({ ...obj, apiVersion: pk.apiVersion, kind: pk.kind });
   }
   if (found.length === 0) {
     if ((ref.parameterNotFoundAction ?? 'Deny') === 'Deny') return 'no params found for policy binding with `Deny` parameterNotFoundAction';
