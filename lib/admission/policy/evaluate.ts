@@ -16,20 +16,29 @@ export interface PolicyResult {
 const maxMessageLength = 5 * 1024;
 
 function fallbackMessage(v: CompiledValidation): string {
-  return v.message ? v.message : `failed expression: ${v.expression.trim()}`;
+  const m = (v.message ?? '').trim();
+  return m || `failed expression: ${v.expression.trim()}`;
 }
 
 function errorMessage(c: CompiledExpression, message: string): string {
   return `expression '${c.expression}' resulted in error: ${message}`;
 }
 
+/** Upstream's text when the request's budget runs out (plugin/cel/activation.go). */
+export const outOfBudgetMessage = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
 function failureMessage(v: CompiledValidation, activation: Record<string, unknown>, budget: CostBudget): string {
   if (!v.messageExpression) return fallbackMessage(v);
   const r = v.messageExpression.program.evaluate(activation, { budget });
   if (!r.ok || typeof r.value !== 'string') return fallbackMessage(v);
-  const m = r.value;
-  if (!m.trim() || m.length > maxMessageLength || /[\n\r]/.test(m)) return fallbackMessage(v);
+  const m = r.value.trim();
+  if (!m || m.length > maxMessageLength || m.includes('\n')) return fallbackMessage(v);
   return m;
+}
+
+/** Go's utilerrors.NewAggregate(...).Error(): one message as is, several as "[a, b]". */
+function aggregate(messages: readonly string[]): string {
+  return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
 }
 
 /** Evaluates the policy; `activation` holds object, oldObject, request, params, namespaceObject. */
@@ -37,10 +46,15 @@ export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, 
   const onError = (message: string, index: number): Decision => (p.failurePolicy === 'Ignore' ? { action: 'admit' } : { action: 'deny', message, index });
   const variables: Record<string, unknown> = {};
   const activation: Record<string, unknown> = { ...base, variables };
+  // Any false condition skips the policy; errors without a false one follow the failurePolicy.
+  const conditionErrors: string[] = [];
   for (const c of p.matchConditions) {
     const r = c.program.evaluate(activation, { budget });
-    if (!r.ok) return { decisions: [onError(`failed to evaluate matchCondition '${c.name}': ${errorMessage(c, r.message)}`, -1)], auditAnnotations: [] };
-    if (r.value !== true) return { decisions: [], auditAnnotations: [] };
+    if (!r.ok) conditionErrors.push(r.costExceeded ? outOfBudgetMessage : errorMessage(c, r.message));
+    else if (r.value === false) return { decisions: [], auditAnnotations: [] };
+  }
+  if (conditionErrors.length) {
+    return { decisions: p.failurePolicy === 'Ignore' ? [] : [{ action: 'deny', message: aggregate(conditionErrors), index: -1 }], auditAnnotations: [] };
   }
   // Variables in order (each may use the earlier ones); one that fails is left out, so an
   // expression that uses it fails in turn.
@@ -50,7 +64,7 @@ export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, 
   }
   const decisions = p.validations.map((v, index): Decision => {
     const r = v.program.evaluate(activation, { budget });
-    if (!r.ok) return onError(errorMessage(v, r.message), index);
+    if (!r.ok) return onError(r.costExceeded ? outOfBudgetMessage : errorMessage(v, r.message), index);
     if (typeof r.value !== 'boolean') return onError(errorMessage(v, `expected a boolean, got ${typeof r.value}`), index);
     if (r.value) return { action: 'admit' };
     return { action: 'deny', message: failureMessage(v, activation, budget), reason: v.reason ?? 'Invalid', index };

@@ -137,6 +137,20 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     await setup([policy('p', pspec)], [binding('b', 'p', bspec)])(attrs('robot'));
   });
 
+  it('a matchCondition error denies under Fail with upstream text; a false one wins over errors', async () => {
+    const spec = { paramKind: undefined, validations: [{ expression: 'true' }], matchConditions: [{ name: 'broken', expression: 'object.nope == 1' }] };
+    const e = await refusal(setup([policy('p', spec)], [binding('b', 'p', { paramRef: undefined })])(attrs('x')));
+    expect(e.status.message).toMatch(/denied request: expression 'object.nope == 1' resulted in error: /);
+    const withFalse = { ...spec, matchConditions: [...spec.matchConditions, { name: 'off', expression: 'false' }] };
+    await setup([policy('p', withFalse)], [binding('b', 'p', { paramRef: undefined })])(attrs('x'));
+  });
+
+  it('messages are trimmed; a blank messageExpression result falls back to message', async () => {
+    const p = policy('p', { paramKind: undefined, validations: [{ expression: 'false', message: '  spaced  ', messageExpression: "'   '" }] });
+    const e = await refusal(setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('x')));
+    expect(e.status.message).toMatch(/denied request: spaced$/);
+  });
+
   it('variables are available to validations', async () => {
     const p = policy('p', { paramKind: undefined, variables: [{ name: 'n', expression: 'object.metadata.name' }], validations: [{ expression: 'variables.n != "root"', message: 'no root' }] });
     const e = await refusal(setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('root')));
