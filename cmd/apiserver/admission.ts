@@ -8,6 +8,7 @@ import {
   rbacEscalation,
   validatingAdmissionPolicy,
   validatingChain,
+  type PolicyPluginDeps,
   type ValidatingPlugin,
 } from '../../lib/admission';
 import type { Authorizer } from '../../lib/auth/authorizer';
@@ -21,6 +22,8 @@ export interface AdmissionDeps {
   authorizer: Authorizer;
   /** The RBAC rule resolver for escalation checks; absent when RBAC is not an authorization mode. */
   ruleResolver?: Pick<PolicyRuleResolver, 'policyRulesFor' | 'roleReferenceRules'>;
+  /** Receives the admission policy metrics (upstream's check_total and check_duration_seconds). */
+  observePolicyCheck?: PolicyPluginDeps['observe'];
 }
 
 /**
@@ -65,7 +68,7 @@ export function lateAdmission(): {
       // Policies run last, as upstream's ValidatingAdmissionPolicy plugin follows the built-in ones.
       const policies = new PolicySet();
       const follower = followPolicies(stores, policies);
-      const policyPlugin = validatingAdmissionPolicy(follower.deps);
+      const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, observe: deps.observePolicyCheck });
       plugins.push(async (a) => {
         await follower.synced;
         await policyPlugin(a);

@@ -9,4 +9,4 @@ export { certificateSubjectRestriction } from './certificateSubjectRestriction';
 export { isAuthorizedForSignerName } from './signerAuthorization';
 export { rbacEscalation } from './rbacEscalation';
 export { PolicySet, validatingAdmissionPolicy, validationFailureAnnotation } from './policy';
-export type { ParamKind, PolicyPluginDeps } from './policy';
+export type { ParamKind, PolicyCheck, PolicyPluginDeps } from './policy';

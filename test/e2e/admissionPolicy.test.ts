@@ -99,6 +99,12 @@ describe('ValidatingAdmissionPolicy', () => {
     const k = await c.apiserver.kubectl(['create', 'serviceaccount', 'robot2', '-n', 'team-a']);
     expect(k.code).not.toBe(0);
     expect(k.stderr).toContain(denial('team-a', 'robot2', 'a-'));
+    const metrics = (await c.apiserver.request('GET', '/metrics')).body.split('\n');
+    const denied = metrics.find(
+      (l) => l.startsWith('apiserver_validating_admission_policy_check_total{') && l.includes('policy="sa-prefix"') && l.includes('policy_binding="sa-prefix-binding"') && l.includes('enforcement_action="deny"') && l.includes('error_type="no_error"'),
+    );
+    expect(Number(denied?.split(' ').pop())).toBeGreaterThanOrEqual(2);
+    expect(metrics.some((l) => l.startsWith('apiserver_validating_admission_policy_check_duration_seconds_bucket{') && l.includes('policy="sa-prefix"'))).toBe(true);
   });
 
   test('names with the prefix, and namespaces without a team label, are admitted', async () => {

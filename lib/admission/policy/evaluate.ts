@@ -4,9 +4,10 @@
 import type { CostBudget } from '../../cel';
 import type { CompiledExpression, CompiledPolicy, CompiledValidation } from './compiled';
 
+/** `error`: the decision comes from an evaluation error (failurePolicy decided the action). */
 export type Decision =
-  | { action: 'admit' }
-  | { action: 'deny'; message: string; reason?: string; index: number };
+  | { action: 'admit'; error?: string }
+  | { action: 'deny'; message: string; reason?: string; index: number; error?: boolean };
 
 export interface PolicyResult {
   decisions: Decision[];
@@ -43,7 +44,8 @@ function aggregate(messages: readonly string[]): string {
 
 /** Evaluates the policy; `activation` holds object, oldObject, request, params, namespaceObject. */
 export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, unknown>>, budget: CostBudget): PolicyResult {
-  const onError = (message: string, index: number): Decision => (p.failurePolicy === 'Ignore' ? { action: 'admit' } : { action: 'deny', message, index });
+  const onError = (message: string, index: number): Decision =>
+    p.failurePolicy === 'Ignore' ? { action: 'admit', error: message } : { action: 'deny', message, index, error: true };
   const variables: Record<string, unknown> = {};
   const activation: Record<string, unknown> = { ...base, variables };
   // Any false condition skips the policy; errors without a false one follow the failurePolicy.
@@ -54,7 +56,7 @@ export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, 
     else if (r.value === false) return { decisions: [], auditAnnotations: [] };
   }
   if (conditionErrors.length) {
-    return { decisions: p.failurePolicy === 'Ignore' ? [] : [{ action: 'deny', message: aggregate(conditionErrors), index: -1 }], auditAnnotations: [] };
+    return { decisions: [onError(aggregate(conditionErrors), -1)], auditAnnotations: [] };
   }
   // Variables in order (each may use the earlier ones); one that fails is left out, so an
   // expression that uses it fails in turn.

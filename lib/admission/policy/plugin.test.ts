@@ -1,7 +1,7 @@
 import type { ApiObject, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../api';
 import { ApiError } from '../../machinery/errors';
 import type { AdmissionAttributes } from '../attributes';
-import { validatingAdmissionPolicy, validationFailureAnnotation } from './plugin';
+import { type PolicyCheck, validatingAdmissionPolicy, validationFailureAnnotation } from './plugin';
 import { PolicySet } from './policySet';
 
 const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'], scope: '*' }];
@@ -35,7 +35,7 @@ const configMaps: Record<string, ApiObject> = {
   'team-a/stricter': { metadata: { name: 'stricter', namespace: 'team-a', labels: { kind: 'prefix' } }, data: { prefix: 'a-r' } },
 };
 
-function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmissionPolicyBinding[]) {
+function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmissionPolicyBinding[], checks: PolicyCheck[] = []) {
   const set = new PolicySet();
   set.replacePolicies(policies);
   set.replaceBindings(bindings);
@@ -47,6 +47,7 @@ function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmiss
     paramsBySelector: async (_k, ns, sel) =>
       Object.values(configMaps).filter((o) => o.metadata?.namespace === ns && Object.entries(sel.matchLabels ?? {}).every(([k, v]) => o.metadata?.labels?.[k] === v)),
     versionsOf: () => ['v1'],
+    observe: (c) => checks.push(c),
   });
 }
 
@@ -170,6 +171,22 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     expect(e.status.message).toContain("with binding 'b' denied request: name must start with a-r");
     const none = binding('b', 'p', { paramRef: { selector: { matchLabels: { kind: 'none' } }, parameterNotFoundAction: 'Allow' } });
     await setup([policy('p')], [none])(attrs('anything'));
+  });
+
+  it('observes checks as upstream: deny/warn/audit per action, allow only for an ignored error', async () => {
+    const checks: PolicyCheck[] = [];
+    await refusal(setup([policy('p')], [binding('b', 'p')], checks)(attrs('robot')));
+    await setup([policy('p')], [binding('w', 'p', { validationActions: ['Warn', 'Audit'] })], checks)(attrs('robot'));
+    await setup([policy('p')], [binding('ok', 'p')], checks)(attrs('a-robot'));
+    const ignored = policy('i', { paramKind: undefined, failurePolicy: 'Ignore', validations: [{ expression: 'object.nope' }] });
+    await setup([ignored], [binding('ib', 'i', { paramRef: undefined })], checks)(attrs('x'));
+    expect(checks.map(({ seconds: _s, ...c }) => c)).toEqual([
+      { policy: 'p', binding: 'b', errorType: 'no_error', enforcementAction: 'deny' },
+      { policy: 'p', binding: 'w', errorType: 'no_error', enforcementAction: 'warn' },
+      { policy: 'p', binding: 'w', errorType: 'no_error', enforcementAction: 'audit' },
+      { policy: 'i', binding: 'ib', errorType: 'invalid_error', enforcementAction: 'allow' },
+    ]);
+    expect(checks.every((c) => c.seconds >= 0)).toBe(true);
   });
 
   it('a policy without bindings does nothing', async () => {

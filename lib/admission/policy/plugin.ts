@@ -9,7 +9,7 @@ import type { StatusReason } from '../../api';
 import { errors } from '../../machinery/errors';
 import type { AdmissionAttributes, ValidatingPlugin } from '../attributes';
 import type { CompiledPolicy } from './compiled';
-import { evaluatePolicy } from './evaluate';
+import { evaluatePolicy, outOfBudgetMessage } from './evaluate';
 import { matchResourcesMatch, type MatchRequest } from './matching';
 import type { PolicySet } from './policySet';
 
@@ -30,6 +30,24 @@ export interface PolicyPluginDeps {
   paramsBySelector(kind: ParamKind, namespace: string, selector: LabelSelector): Promise<ApiObject[]>;
   /** Every version a group/resource is served in. */
   versionsOf(group: string, resource: string): readonly string[];
+  /** Upstream's apiserver_validating_admission_policy_check_total / _check_duration_seconds. */
+  observe?(check: PolicyCheck): void;
+}
+
+export interface PolicyCheck {
+  policy: string;
+  binding: string;
+  errorType: 'no_error' | 'compile_error' | 'invalid_error' | 'out_of_budget';
+  enforcementAction: 'allow' | 'deny' | 'warn' | 'audit';
+  seconds: number;
+}
+
+/** Upstream's metrics.ErrorType of a decision. */
+function errorTypeOf(error: string | undefined): PolicyCheck['errorType'] {
+  if (error === undefined) return 'no_error';
+  if (error.startsWith('compilation failed')) return 'compile_error';
+  if (error.startsWith(outOfBudgetMessage)) return 'out_of_budget';
+  return 'invalid_error';
 }
 
 /** Upstream's validation.policy.admission.k8s.io/validation_failure, product word substituted. */
@@ -128,14 +146,31 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
         }
         const namespace = await loadNamespace();
         for (const param of params) {
+          const started = performance.now();
           const result = evaluatePolicy(p, { object, oldObject, request, params: param, namespaceObject: namespace }, budget);
+          const seconds = (performance.now() - started) / 1000;
+          const bindingName = b.metadata?.name ?? '';
+          const observe = (enforcementAction: PolicyCheck['enforcementAction'], error: string | undefined): void =>
+            deps.observe?.({ policy: p.name, binding: bindingName, errorType: errorTypeOf(error), enforcementAction, seconds });
           for (const d of result.decisions) {
-            if (d.action !== 'deny') continue;
+            if (d.action !== 'deny') {
+              // Upstream counts an admit only when it comes from an ignored error.
+              if (d.error !== undefined) observe('allow', d.error);
+              continue;
+            }
+            const error = d.error ? d.message : undefined;
             const actions = b.spec?.validationActions ?? [];
             for (const action of actions) {
-              if (action === 'Deny') denials.push({ policy: p.name, binding: b.metadata?.name ?? '', message: d.message, reason: d.reason });
-              else if (action === 'Warn') a.warn?.(`Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${b.metadata?.name ?? ''}': ${d.message}`);
-              else if (action === 'Audit') failures.push({ message: d.message, policy: p.name, binding: b.metadata?.name ?? '', expressionIndex: d.index, validationActions: [...actions] });
+              if (action === 'Deny') {
+                denials.push({ policy: p.name, binding: bindingName, message: d.message, reason: d.reason });
+                observe('deny', error);
+              } else if (action === 'Warn') {
+                a.warn?.(`Validation failed for ValidatingAdmissionPolicy '${p.name}' with binding '${bindingName}': ${d.message}`);
+                observe('warn', error);
+              } else if (action === 'Audit') {
+                failures.push({ message: d.message, policy: p.name, binding: bindingName, expressionIndex: d.index, validationActions: [...actions] });
+                observe('audit', error);
+              }
             }
           }
           for (const { key, value } of result.auditAnnotations) {
