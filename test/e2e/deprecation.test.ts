@@ -87,6 +87,13 @@ describe(`--runtime-config=${group}/v1beta1=true`, () => {
     expect(back.headers.warning).toBe(warning);
   });
 
+  test('kubectl create -f of a v1beta1 manifest succeeds (client-side validation finds the kind) and warns', async () => {
+    const r = await c.apiserver.kubectl(['create', '-f', '-'], { input: JSON.stringify(policy('from-kubectl', `${group}/v1beta1`)) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Warning: ${group}/v1beta1 ValidatingAdmissionPolicy is deprecated in v1.31+`);
+    expect((await c.apiserver.request('GET', `${v1}/from-kubectl`)).status).toBe(200);
+  });
+
   test('kubectl sees the warning on the deprecated version', async () => {
     const r = await c.apiserver.kubectl(['get', `validatingadmissionpolicies.v1beta1.${group}`]);
     expect(r.code).toBe(0);
