@@ -45,6 +45,7 @@ const shortNamesPolicy = {
   spec: {
     matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
     validations: [{ expression: 'object.metadata.name.size() <= 10', message: 'config map names should be short' }],
+    auditAnnotations: [{ key: 'created-by', valueExpression: "request.userInfo.username + ' created ' + object.metadata.name" }],
   },
 };
 
@@ -147,6 +148,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(JSON.parse(done?.annotations?.['validation.policy.admission.svc.io/validation_failure'] ?? 'null')).toEqual([
       { message: 'config map names should be short', policy: 'short-names', binding: 'short-names-warn', expressionIndex: 0, validationActions: ['Warn', 'Audit'] },
     ]);
+    expect(done?.annotations?.['short-names/created-by']).toBe('admin created another-long-name');
     const short = await c.apiserver.request('POST', '/api/v1/namespaces/scratch/configmaps', { body: { metadata: { name: 'short' } } });
     expect(short.status).toBe(201);
     expect(short.headers.warning).toBeUndefined();

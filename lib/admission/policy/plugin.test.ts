@@ -189,6 +189,13 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     expect(checks.every((c) => c.seconds >= 0)).toBe(true);
   });
 
+  it('auditAnnotations become <policy>/<key>; equal values from several bindings are kept once', async () => {
+    const p = policy('p', { paramKind: undefined, validations: [], auditAnnotations: [{ key: 'who', valueExpression: 'request.userInfo.username + " made " + object.metadata.name' }, { key: 'none', valueExpression: 'null' }] });
+    const a = attrs('x');
+    await setup([p], [binding('b1', 'p', { paramRef: undefined }), binding('b2', 'p', { paramRef: undefined })])(a);
+    expect(a.annotations).toEqual({ 'p/who': 'alice made x' });
+  });
+
   it('a policy without bindings does nothing', async () => {
     await setup([policy('p')], [])(attrs('robot'));
   });
