@@ -2,14 +2,15 @@
 // for each policy whose matchConstraints select the request, each matching binding, each
 // parameter: evaluate, then apply the binding's validationActions. The first Deny refuses the
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
-import type { ApiObject, LabelSelector, ValidatingAdmissionPolicyBinding } from '../../api';
+import type { ApiObject, LabelSelector, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
 import { CostBudget } from '../../cel';
-import type { StatusReason } from '../../api';
 import { errors } from '../../machinery/errors';
-import type { AdmissionAttributes, ValidatingPlugin } from '../attributes';
+import type { ValidatingPlugin } from '../attributes';
 import type { CompiledPolicy } from './compiled';
 import { evaluatePolicy, outOfBudgetMessage } from './evaluate';
+import { collectParams } from './params';
+import { requestOf } from './request';
 import { matchResourcesMatch, type MatchRequest } from './matching';
 import type { PolicySet } from './policySet';
 
@@ -76,24 +77,6 @@ interface Denial {
   reason?: string;
 }
 
-function requestOf(a: AdmissionAttributes): Record<string, unknown> {
-  const resource = { group: a.resource.group, version: a.version ?? '', resource: a.resource.resource };
-  const kind = { group: a.resource.group, version: a.version ?? '', kind: a.kind ?? '' };
-  const u = a.user;
-  return {
-    kind,
-    resource,
-    subResource: a.subresource,
-    requestKind: kind,
-    requestResource: resource,
-    requestSubResource: a.subresource,
-    name: a.name,
-    namespace: a.namespace,
-    operation: a.operation,
-    userInfo: { username: u.name, uid: u.uid ?? '', groups: u.groups, extra: u.extra ?? {} },
-    dryRun: a.dryRun,
-  };
-}
 
 export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlugin {
   return async (a) => {
@@ -193,38 +176,4 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
     err.status.code = reasonToCode(reason);
     throw err;
   };
-}
-
-/**
- * The parameters a binding evaluates with (upstream generic.CollectParams): [null] without a
- * paramKind; else the named object or those the selector matches, or an error string for a
- * configuration problem.
- */
-async function collectParams(deps: PolicyPluginDeps, p: CompiledPolicy, b: ValidatingAdmissionPolicyBinding, requestNamespace: string): Promise<(ApiObject | null)[] | string> {
-  const kind = p.policy.spec?.paramKind;
-  if (!kind) return [null];
-  const ref = b.spec?.paramRef;
-  const gvk = `${kind.apiVersion ?? ''}, Kind=${kind.kind ?? ''}`;
-  if (!ref) return `paramKind kind \`${gvk}\` is defined but paramRef is not set`;
-  const pk: ParamKind = { apiVersion: kind.apiVersion ?? '', kind: kind.kind ?? '' };
-  const scope = deps.paramScope(pk);
-  if (!scope) return `failed to find resource referenced by paramKind: '${gvk}'`;
-  let namespace = '';
-  if (scope.namespaced) {
-    namespace = ref.namespace || requestNamespace;
-    if (!namespace) return 'cannot use namespaced paramRef in policy binding that matches cluster-scoped resources';
-  }
-  const found: ApiObject[] = [];
-  if (ref.name) {
-    const obj = await deps.param(pk, namespace, ref.name);
-    if (obj) found.push(obj);
-  } else if (ref.selector) {
-    // Params carry their kind, as upstream's wrappedParam gives list items their TypeMeta.
-    for (const obj of await deps.paramsBySelector(pk, namespace, ref.selector)) found.push({ ...obj, apiVersion: pk.apiVersion, kind: pk.kind });
-  }
-  if (found.length === 0) {
-    if ((ref.parameterNotFoundAction ?? 'Deny') === 'Deny') return 'no params found for policy binding with `Deny` parameterNotFoundAction';
-    return [];
-  }
-  return found;
 }
