@@ -1,7 +1,7 @@
 // The parameters one binding evaluates its policy with (upstream generic.CollectParams).
 import type { ApiObject, ValidatingAdmissionPolicyBinding } from '../../api';
 import type { CompiledPolicy } from './compiled';
-import type { ParamKind, PolicyPluginDeps } from './plugin';
+import type { ParamKind, PolicyPluginDeps } from './deps';
 
 /**
  * The parameters a binding evaluates with (upstream generic.CollectParams): [null] without a

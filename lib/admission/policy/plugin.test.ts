@@ -1,7 +1,8 @@
 import type { ApiObject, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../api';
 import { ApiError } from '../../machinery/errors';
 import type { AdmissionAttributes } from '../attributes';
-import { type PolicyCheck, validatingAdmissionPolicy, validationFailureAnnotation } from './plugin';
+import type { PolicyCheck } from './deps';
+import { validatingAdmissionPolicy, validationFailureAnnotation } from './plugin';
 import { PolicySet } from './policySet';
 
 const rules = [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts'], scope: '*' }];

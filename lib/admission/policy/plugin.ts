@@ -2,46 +2,17 @@
 // for each policy whose matchConstraints select the request, each matching binding, each
 // parameter: evaluate, then apply the binding's validationActions. The first Deny refuses the
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
-import type { ApiObject, LabelSelector, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
+import type { ApiObject, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
 import { CostBudget } from '../../cel';
 import { errors } from '../../machinery/errors';
 import type { ValidatingPlugin } from '../attributes';
 import type { CompiledPolicy } from './compiled';
 import { evaluatePolicy, outOfBudgetMessage } from './evaluate';
+import type { PolicyCheck, PolicyPluginDeps } from './deps';
 import { collectParams } from './params';
 import { requestOf } from './request';
 import { matchResourcesMatch, type MatchRequest } from './matching';
-import type { PolicySet } from './policySet';
-
-export interface ParamKind {
-  apiVersion: string;
-  kind: string;
-}
-
-export interface PolicyPluginDeps {
-  policies: PolicySet;
-  /** The namespace object, null when it does not exist. */
-  namespace(name: string): Promise<ApiObject | null>;
-  /** Whether the param kind is namespaced; undefined when the kind is not served. */
-  paramScope(kind: ParamKind): { namespaced: boolean } | undefined;
-  /** One parameter object, null when absent. */
-  param(kind: ParamKind, namespace: string, name: string): Promise<ApiObject | null>;
-  /** The parameter objects whose labels the selector matches, in name order. */
-  paramsBySelector(kind: ParamKind, namespace: string, selector: LabelSelector): Promise<ApiObject[]>;
-  /** Every version a group/resource is served in. */
-  versionsOf(group: string, resource: string): readonly string[];
-  /** Upstream's apiserver_validating_admission_policy_check_total / _check_duration_seconds. */
-  observe?(check: PolicyCheck): void;
-}
-
-export interface PolicyCheck {
-  policy: string;
-  binding: string;
-  errorType: 'no_error' | 'compile_error' | 'invalid_error' | 'out_of_budget';
-  enforcementAction: 'allow' | 'deny' | 'warn' | 'audit';
-  seconds: number;
-}
 
 /** Upstream's metrics.ErrorType of a decision. */
 function errorTypeOf(error: string | undefined): PolicyCheck['errorType'] {
