@@ -68,7 +68,7 @@ export function lateAdmission(): {
       // Policies run last, as upstream's ValidatingAdmissionPolicy plugin follows the built-in ones.
       const policies = new PolicySet();
       const follower = followPolicies(stores, policies);
-      const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, observe: deps.observePolicyCheck });
+      const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, authorizer: deps.authorizer, observe: deps.observePolicyCheck });
       plugins.push(async (a) => {
         await follower.synced;
         await policyPlugin(a);

@@ -6,6 +6,7 @@ import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
 import { instrument, withTracker } from './instrument';
 import type { CostedEvaluator } from './instrument';
+import { authorizerFunctions, authorizerTypes } from './library/authorizerValues';
 import { listFunctions } from './library/lists';
 import { regexFunctions } from './library/regex';
 import type { CelFunction } from './library/types';
@@ -32,7 +33,7 @@ export interface EvalOptions {
   limit?: number;
 }
 
-const libraries: readonly CelFunction[] = [...listFunctions, ...regexFunctions];
+const libraries: readonly CelFunction[] = [...listFunctions, ...regexFunctions, ...authorizerFunctions];
 
 export class CelEnvironment {
   private readonly env: Environment;
@@ -41,6 +42,7 @@ export class CelEnvironment {
   constructor(variables: readonly CelVariable[]) {
     // Every object variable is dynamic: has() tests a field's presence (spec §4.10.4).
     this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+    for (const t of authorizerTypes) this.env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
     for (const v of variables) this.env.registerVariable(v.name, 'dyn');
     for (const f of libraries) this.env.registerFunction(f.signature, costed(f));
     this.variables = new Map(variables.map((v) => [v.name, v]));

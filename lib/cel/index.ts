@@ -4,3 +4,4 @@ export { CostBudget, CostLimitExceeded, costLimitExceededMessage, perCallLimit, 
 export { escapeName, unescapeName } from './escaping';
 export type { CelAuthorizer, CelAuthorizerDecision, CelPathCheck, CelResourceCheck } from './library/authorizer';
 export { compilationFailedDetail, policyEnvironment } from './policyEnvironment';
+export { AuthorizerValue } from './library/authorizerValues';

@@ -15,6 +15,9 @@ export function toCelValue(v: unknown, field?: FieldSchema, escape = true): unkn
   }
   if (Array.isArray(v)) return v.map((x) => toCelValue(x, field?.type === 'array' ? field.items : undefined, escape));
   if (typeof v !== 'object') return v;
+  // Library values (the authorizer) are class instances: handed over as they are.
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (field?.type === 'map') {

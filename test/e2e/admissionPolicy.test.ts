@@ -206,6 +206,36 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(ok.status).toBe(201);
   });
 
+  test('the authorizer variable is backed by RBAC: the requester may, a bare service account may not', async () => {
+    await kubectlCreate(c.apiserver, [
+      {
+        apiVersion: api,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'authz' },
+        spec: {
+          matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
+          matchConditions: [{ name: 'authz-only', expression: "object.metadata.name.startsWith('authz-')" }],
+          validations: [
+            { expression: "authorizer.requestResource.check('delete').allowed()", message: 'the requester may not delete it' },
+            {
+              expression: "authorizer.serviceAccount(object.metadata.namespace, 'nobody').group('').resource('configmaps').namespace(object.metadata.namespace).check('create').allowed()",
+              messageExpression: "'nobody may not create it: ' + authorizer.serviceAccount(object.metadata.namespace, 'nobody').group('').resource('configmaps').namespace(object.metadata.namespace).check('create').reason()",
+              reason: 'Forbidden',
+            },
+          ],
+        },
+      },
+      { apiVersion: api, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'authz' }, spec: { policyName: 'authz', validationActions: ['Deny'] } },
+    ]);
+    const r = await eventually(async () => {
+      const res = await c.apiserver.request('POST', '/api/v1/namespaces/scratch/configmaps', { body: { metadata: { name: `authz-${Date.now()}` } } });
+      return res.status === 201 ? undefined : res;
+    });
+    expect(r.status).toBe(403);
+    expect(r.json<{ message: string }>().message).toMatch(/ValidatingAdmissionPolicy 'authz' with binding 'authz' denied request: nobody may not create it:/);
+    expect((await c.apiserver.request('POST', '/api/v1/namespaces/scratch/configmaps', { body: { metadata: { name: 'not-authz' } } })).status).toBe(201);
+  });
+
   test('deleting the binding lifts the policy', async () => {
     expect((await c.apiserver.kubectl(['delete', 'validatingadmissionpolicybinding', 'sa-prefix-binding'])).code).toBe(0);
     await eventually(async () => (await c.apiserver.request('POST', '/api/v1/namespaces/team-a/serviceaccounts', { body: { metadata: { name: 'free' } } })).status === 201);
@@ -215,6 +245,7 @@ describe('ValidatingAdmissionPolicy', () => {
     const k = await c.apiserver.kubectl(['get', 'validatingadmissionpolicies', '-o', 'name']);
     expect(k.code).toBe(0);
     expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      'validatingadmissionpolicy.admissionregistration.svc.io/authz',
       'validatingadmissionpolicy.admissionregistration.svc.io/required-labels',
       'validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix',
       'validatingadmissionpolicy.admissionregistration.svc.io/short-names',
@@ -223,6 +254,7 @@ describe('ValidatingAdmissionPolicy', () => {
     const rows = table.stdout.trim().split('\n').map((l) => l.split(/\s+/));
     expect(rows[0]).toEqual(['NAME', 'VALIDATIONS', 'PARAMKIND', 'AGE']);
     expect(rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['authz', '2', '<unset>'],
       ['required-labels', '1', 'v1/ConfigMap'],
       ['sa-prefix', '1', 'v1/ConfigMap'],
       ['short-names', '1', '<unset>'],
@@ -231,6 +263,7 @@ describe('ValidatingAdmissionPolicy', () => {
     const brows = bindings.stdout.trim().split('\n').map((l) => l.split(/\s+/));
     expect(brows[0]).toEqual(['NAME', 'POLICYNAME', 'PARAMREF', 'AGE']);
     expect(brows.slice(1).map((r) => r.slice(0, 3))).toEqual([
+      ['authz', 'authz', '<unset>'],
       ['required-labels', 'required-labels', 'label-rule=yes'],
       ['short-names-warn', 'short-names', '<unset>'],
     ]);

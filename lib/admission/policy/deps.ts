@@ -1,6 +1,7 @@
 // What the policy plugin needs from the server: the policy set, lookups of namespaces and
 // params (from the watch caches), served versions, and a sink for its metrics.
 import type { ApiObject, LabelSelector } from '../../api';
+import type { Authorizer } from '../../auth/authorizer';
 import type { PolicySet } from './policySet';
 
 export interface ParamKind {
@@ -20,6 +21,8 @@ export interface PolicyPluginDeps {
   paramsBySelector(kind: ParamKind, namespace: string, selector: LabelSelector): Promise<ApiObject[]>;
   /** Every version a group/resource is served in. */
   versionsOf(group: string, resource: string): readonly string[];
+  /** Backs the `authorizer` variable; without it, expressions using it fail (per failurePolicy). */
+  authorizer?: Authorizer;
   /** Upstream's apiserver_validating_admission_policy_check_total / _check_duration_seconds. */
   observe?(check: PolicyCheck): void;
 }

@@ -1,5 +1,6 @@
 import type { ApiObject, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../api';
 import { ApiError } from '../../machinery/errors';
+import type { Authorizer } from '../../auth/authorizer';
 import type { AdmissionAttributes } from '../attributes';
 import type { PolicyCheck } from './deps';
 import { validatingAdmissionPolicy, validationFailureAnnotation } from './plugin';
@@ -36,6 +37,14 @@ const configMaps: Record<string, ApiObject> = {
   'team-a/stricter': { metadata: { name: 'stricter', namespace: 'team-a', labels: { kind: 'prefix' } }, data: { prefix: 'a-r' } },
 };
 
+// alice may delete service accounts in team-a; service accounts may do nothing.
+const authorizer: Authorizer = {
+  authorize: (a) => ({
+    decision: a.user.name === 'alice' && a.verb === 'delete' && a.resource === 'serviceaccounts' && a.namespace === 'team-a' ? 'allow' : 'noOpinion',
+    reason: a.user.name,
+  }),
+};
+
 function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmissionPolicyBinding[], checks: PolicyCheck[] = []) {
   const set = new PolicySet();
   set.replacePolicies(policies);
@@ -49,6 +58,7 @@ function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmiss
       Object.values(configMaps).filter((o) => o.metadata?.namespace === ns && Object.entries(sel.matchLabels ?? {}).every(([k, v]) => o.metadata?.labels?.[k] === v)),
     versionsOf: () => ['v1'],
     observe: (c) => checks.push(c),
+    authorizer,
   });
 }
 
@@ -195,6 +205,17 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     const a = attrs('x');
     await setup([p], [binding('b1', 'p', { paramRef: undefined }), binding('b2', 'p', { paramRef: undefined })])(a);
     expect(a.annotations).toEqual({ 'p/who': 'alice made x' });
+  });
+
+  it('the authorizer variable asks the server authorizer for the requesting user or a service account', async () => {
+    const validations = [
+      { expression: "authorizer.requestResource.check('delete').allowed()", message: 'may not delete' },
+      { expression: "!authorizer.serviceAccount('team-a', 'robot').group('').resource('serviceaccounts').namespace('team-a').check('delete').allowed()", message: 'robot may delete' },
+    ];
+    const p = policy('p', { paramKind: undefined, validations });
+    await setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('x'));
+    const e = await refusal(setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('x', 'other')));
+    expect(e.status.message).toContain('denied request: may not delete');
   });
 
   it('a policy without bindings does nothing', async () => {

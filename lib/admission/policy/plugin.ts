@@ -4,7 +4,8 @@
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
 import type { ApiObject, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
-import { CostBudget } from '../../cel';
+import { AuthorizerValue, CostBudget } from '../../cel';
+import { celAuthorizer } from './authorizer';
 import { errors } from '../../machinery/errors';
 import type { ValidatingPlugin } from '../attributes';
 import type { CompiledPolicy } from './compiled';
@@ -75,6 +76,9 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
     };
     if (nsName) m.namespaceLabels = (await loadNamespace())?.metadata?.labels ?? {};
     const request = requestOf(a);
+    const authorizer = deps.authorizer
+      ? new AuthorizerValue(celAuthorizer(deps.authorizer, a.user), { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name })
+      : undefined;
     const budget = new CostBudget();
     const denials: Denial[] = [];
     const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
@@ -101,7 +105,7 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
         const namespace = await loadNamespace();
         for (const param of params) {
           const started = performance.now();
-          const result = evaluatePolicy(p, { object, oldObject, request, params: param, namespaceObject: namespace }, budget);
+          const result = evaluatePolicy(p, { object, oldObject, request, params: param, namespaceObject: namespace, authorizer }, budget);
           const seconds = (performance.now() - started) / 1000;
           const bindingName = b.metadata?.name ?? '';
           const observe = (enforcementAction: PolicyCheck['enforcementAction'], error: string | undefined): void =>
