@@ -9,7 +9,7 @@ module.exports = {
     rule('codec-only-api-machinery', '^lib/codec/', '^lib/(?!api/|machinery/|codec/)'),
     rule('cel-only-api-machinery', '^lib/cel/', '^lib/(?!api/|machinery/|cel/)'),
     rule('signing-only-api', '^lib/signing/', '^lib/(?!api/|signing/)'),
-    rule('registry-not-http', '^lib/registry/', '^lib/(apiserver|auth|admission|cel|client|controllers|signing)/'),
+    rule('registry-not-http', '^lib/registry/', '^lib/(apiserver|auth|admission|client|controllers|signing)/'),
     rule('watchcache-below-registry', '^lib/watchcache/', '^lib/(?!api/|machinery/|etcd/|watchcache/)'),
     rule('auth-not-http', '^lib/auth/', '^lib/(apiserver|admission|client|controllers|etcd|watchcache)/'),
     rule('admission-not-http', '^lib/admission/', '^lib/(apiserver|registry|etcd|watchcache|client|controllers)/'),

@@ -4,8 +4,11 @@ import {
   certificateSigning,
   certificateSubjectRestriction,
   namespaceLifecycle,
+  PolicySet,
   rbacEscalation,
+  validatingAdmissionPolicy,
   validatingChain,
+  type PolicyPluginDeps,
   type ValidatingPlugin,
 } from '../../lib/admission';
 import type { Authorizer } from '../../lib/auth/authorizer';
@@ -13,18 +16,25 @@ import type { PolicyRuleResolver } from '../../lib/auth/rbac';
 import type { ValidatingAdmission } from '../../lib/registry/store';
 import type { GenericStore } from '../../lib/registry/store';
 import { namespaceLookup } from '../../lib/registry/stores';
+import { followPolicies } from './admissionPolicies';
 
 export interface AdmissionDeps {
   authorizer: Authorizer;
   /** The RBAC rule resolver for escalation checks; absent when RBAC is not an authorization mode. */
   ruleResolver?: Pick<PolicyRuleResolver, 'policyRulesFor' | 'roleReferenceRules'>;
+  /** Receives the admission policy metrics (upstream's check_total and check_duration_seconds). */
+  observePolicyCheck?: PolicyPluginDeps['observe'];
 }
 
 /**
  * The stores need their admission callback before they exist, and the plugins need the stores
  * (namespace lookups) and the authorizer: this returns the callback plus a setter run once both exist.
  */
-export function lateAdmission(): { admission: ValidatingAdmission; install(stores: readonly GenericStore[], deps: AdmissionDeps): void } {
+export function lateAdmission(): {
+  admission: ValidatingAdmission;
+  /** Installs the plugins; the returned stop ends the policy followers. */
+  install(stores: readonly GenericStore[], deps: AdmissionDeps): { stop(): void };
+} {
   let chain: ValidatingPlugin | undefined;
   return {
     admission: async (ctx, operation, obj, old, store) => {
@@ -40,6 +50,10 @@ export function lateAdmission(): { admission: ValidatingAdmission; install(store
         old,
         user: ctx.user,
         dryRun: ctx.dryRun,
+        version: store.resource.version,
+        kind: store.resource.kind,
+        warn: ctx.warn,
+        addAuditAnnotation: ctx.addAuditAnnotation,
       });
     },
     install(stores, deps) {
@@ -51,7 +65,16 @@ export function lateAdmission(): { admission: ValidatingAdmission; install(store
         certificateSubjectRestriction(),
       ];
       if (deps.ruleResolver) plugins.push(rbacEscalation(deps.authorizer, deps.ruleResolver));
+      // Policies run last, as upstream's ValidatingAdmissionPolicy plugin follows the built-in ones.
+      const policies = new PolicySet();
+      const follower = followPolicies(stores, policies);
+      const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, authorizer: deps.authorizer, observe: deps.observePolicyCheck });
+      plugins.push(async (a) => {
+        await follower.synced;
+        await policyPlugin(a);
+      });
       chain = validatingChain(plugins);
+      return { stop: () => follower.stop() };
     },
   };
 }

@@ -157,7 +157,15 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');
   const rbacPolicy = startRbacPolicy(stores, log);
   const security = await buildSecurity(opts, stores, rbacPolicy.index, log);
-  admission.install(stores, { authorizer: security.authorizer, ruleResolver: security.escalationResolver });
+  const admissionPlugins = admission.install(stores, {
+    authorizer: security.authorizer,
+    ruleResolver: security.escalationResolver,
+    observePolicyCheck: (c) => {
+      const labels = { policy: c.policy, policy_binding: c.binding, error_type: c.errorType, enforcement_action: c.enforcementAction };
+      metrics.policyChecks.inc(labels);
+      metrics.policyCheckDuration.observe(labels, c.seconds);
+    },
+  });
   const audit = await startAudit(opts, metrics, log);
   logUnserved(opts, security.endpoints.filter((e) => !e.subresource).map((e) => e.resource), log);
 
@@ -288,6 +296,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       compactor.stop();
       await server.close();
       rbacPolicy.stop();
+      admissionPlugins.stop();
       // Closing fails a start still waiting for etcd, so shutdown never waits on an unreachable etcd.
       await closeCaches(stores);
       await cachesStarted;

@@ -16,6 +16,13 @@ export interface AdmissionAttributes {
   old: ApiObject | null;
   user: UserInfo;
   dryRun: boolean;
+  /** The served version and kind of the request (for policies' `request` and matchPolicy). */
+  version?: string;
+  kind?: string;
+  /** Adds a Warning header to the response. */
+  warn?(text: string): void;
+  /** Adds an annotation to the request's audit event. */
+  addAuditAnnotation?(key: string, value: string): void;
 }
 
 /** A validating plugin: returns to admit, throws an ApiError to refuse. */

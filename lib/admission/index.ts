@@ -8,3 +8,5 @@ export { certificateSigning } from './certificateSigning';
 export { certificateSubjectRestriction } from './certificateSubjectRestriction';
 export { isAuthorizedForSignerName } from './signerAuthorization';
 export { rbacEscalation } from './rbacEscalation';
+export { PolicySet, validatingAdmissionPolicy, validationFailureAnnotation } from './policy';
+export type { ParamKind, PolicyCheck, PolicyPluginDeps } from './policy';

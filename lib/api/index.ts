@@ -12,3 +12,4 @@ export * from './rbac';
 export * from './authentication';
 export * from './authorization';
 export * from './coordination';
+export * from './admissionregistration';

@@ -10,6 +10,7 @@ export const groups = {
   authorization: `authorization.${productDomain}`,
   rbac: `rbac.authorization.${productDomain}`,
   coordination: `coordination.${productDomain}`,
+  admissionregistration: `admissionregistration.${productDomain}`,
   meta: `meta.${productDomain}`,
   apidiscovery: `apidiscovery.${productDomain}`,
   audit: `audit.${productDomain}`,

@@ -25,6 +25,11 @@ export interface ResourceInfo {
   subresources: readonly SubresourceInfo[];
   /** Introduced/deprecated/removed releases of this version (absent: a GA version never deprecated). */
   lifecycle?: ApiLifecycle;
+  /**
+   * When the kind is served in several versions (identical schemas), the one version objects are
+   * stored in; absent: this version. Every read sets apiVersion to the served version.
+   */
+  storageVersion?: string;
 }
 
 export function apiVersionOf(r: { group: string; version: string }): string {

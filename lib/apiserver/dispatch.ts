@@ -202,6 +202,8 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         dryRun: dr,
         now,
         fieldManager: managerOrUserAgent(query.get('fieldManager') ?? '', String(req.headers['user-agent'] ?? '')),
+        warn: (text) => base.warnings.push(text),
+        addAuditAnnotation: (key, value) => audit?.addAnnotation(key, value),
       }),
     };
     const deprecation = deprecationOf(served.info);

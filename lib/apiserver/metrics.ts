@@ -50,6 +50,9 @@ export class ApiServerMetrics {
   readonly watchCacheEventsReceived: Counter<string>;
   readonly watchCacheResourceVersion: Gauge<string>;
   readonly requestedDeprecatedApis: Gauge<string>;
+  /** Upstream's validating admission policy metrics (policy/validating/metrics). */
+  readonly policyChecks: Counter<string>;
+  readonly policyCheckDuration: Histogram<string>;
   readonly featureEnabled: Gauge<string>;
 
   constructor(opts: { storageObjectCounts?: () => Promise<Record<string, number>> } = {}) {
@@ -127,6 +130,20 @@ export class ApiServerMetrics {
       name: 'apiserver_requested_deprecated_apis',
       help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
       labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
+      registers: [this.registry],
+    });
+    const policyLabels = ['policy', 'policy_binding', 'error_type', 'enforcement_action'];
+    this.policyChecks = new Counter({
+      name: 'apiserver_validating_admission_policy_check_total',
+      help: 'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
+      labelNames: policyLabels,
+      registers: [this.registry],
+    });
+    this.policyCheckDuration = new Histogram({
+      name: 'apiserver_validating_admission_policy_check_duration_seconds',
+      help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
+      labelNames: policyLabels,
+      buckets: [0.0000005, 0.001, 0.01, 0.1, 1.0],
       registers: [this.registry],
     });
     this.featureEnabled = new Gauge({

@@ -6,6 +6,7 @@ import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
 import { instrument, withTracker } from './instrument';
 import type { CostedEvaluator } from './instrument';
+import { authorizerFunctions, authorizerTypes } from './library/authorizerValues';
 import { listFunctions } from './library/lists';
 import { regexFunctions } from './library/regex';
 import type { CelFunction } from './library/types';
@@ -15,6 +16,8 @@ export interface CelVariable {
   name: string;
   /** The variable's schema: values are converted with it (BigInt integers, escaped names). */
   schema?: FieldSchema;
+  /** Property names as they are (admission policies, as upstream's unstructured values); default: escaped (§4.10.2). */
+  unescaped?: boolean;
 }
 
 export type CompileResult = { program: CelProgram; error?: undefined } | { program?: undefined; error: string };
@@ -30,7 +33,7 @@ export interface EvalOptions {
   limit?: number;
 }
 
-const libraries: readonly CelFunction[] = [...listFunctions, ...regexFunctions];
+const libraries: readonly CelFunction[] = [...listFunctions, ...regexFunctions, ...authorizerFunctions];
 
 export class CelEnvironment {
   private readonly env: Environment;
@@ -39,6 +42,7 @@ export class CelEnvironment {
   constructor(variables: readonly CelVariable[]) {
     // Every object variable is dynamic: has() tests a field's presence (spec §4.10.4).
     this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+    for (const t of authorizerTypes) this.env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
     for (const v of variables) this.env.registerVariable(v.name, 'dyn');
     for (const f of libraries) this.env.registerFunction(f.signature, costed(f));
     this.variables = new Map(variables.map((v) => [v.name, v]));
@@ -67,7 +71,10 @@ export class CelProgram {
     const limit = Math.min(opts.limit ?? perCallLimit, opts.budget?.remaining ?? Infinity);
     const tracker = new CostTracker(limit);
     const ctx: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(activation)) ctx[name] = toCelValue(v, this.variables.get(name)?.schema);
+    for (const [name, v] of Object.entries(activation)) {
+      const decl = this.variables.get(name);
+      ctx[name] = toCelValue(v, decl?.schema, !decl?.unescaped);
+    }
     try {
       const value = withTracker(tracker, () => this.parsed(ctx));
       return { ok: true, value, cost: tracker.cost };

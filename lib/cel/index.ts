@@ -3,3 +3,5 @@ export type { CelVariable, CompileResult, EvalOptions, EvalResult } from './envi
 export { CostBudget, CostLimitExceeded, costLimitExceededMessage, perCallLimit, runtimeCostBudget, unitCost } from './cost';
 export { escapeName, unescapeName } from './escaping';
 export type { CelAuthorizer, CelAuthorizerDecision, CelPathCheck, CelResourceCheck } from './library/authorizer';
+export { compilationFailedDetail, policyEnvironment } from './policyEnvironment';
+export { AuthorizerValue } from './library/authorizerValues';

@@ -3,23 +3,30 @@
 import type { FieldSchema } from '../api/schema';
 import { escapeName } from './escaping';
 
-export function toCelValue(v: unknown, field?: FieldSchema): unknown {
+/**
+ * `escape` false keeps property names as they are: admission policies see objects as upstream's
+ * unstructured maps (no escaping), so `object.metadata.namespace` and `request.namespace` work.
+ */
+export function toCelValue(v: unknown, field?: FieldSchema, escape = true): unknown {
   if (v === null || v === undefined) return v;
   if (typeof v === 'number') {
     if (field?.type === 'integer' || (field === undefined || field.type === 'any') && Number.isInteger(v)) return BigInt(v);
     return v;
   }
-  if (Array.isArray(v)) return v.map((x) => toCelValue(x, field?.type === 'array' ? field.items : undefined));
+  if (Array.isArray(v)) return v.map((x) => toCelValue(x, field?.type === 'array' ? field.items : undefined, escape));
   if (typeof v !== 'object') return v;
+  // Library values (the authorizer) are class instances: handed over as they are.
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (field?.type === 'map') {
-      out[k] = toCelValue(x, field.values);
+      out[k] = toCelValue(x, field.values, escape);
       continue;
     }
-    const ident = escapeName(k);
+    const ident = escape ? escapeName(k) : k;
     if (ident === undefined) continue;
-    out[ident] = toCelValue(x, field?.type === 'object' ? field.ref().fields[k] : undefined);
+    out[ident] = toCelValue(x, field?.type === 'object' ? field.ref().fields[k] : undefined, escape);
   }
   return out;
 }

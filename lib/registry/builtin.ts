@@ -1,5 +1,11 @@
 // The served resources: one registration line each (a schema in lib/api, a strategy here).
 import type { Strategy } from './strategy';
+import {
+  validatingAdmissionPolicyBindingStrategy,
+  validatingAdmissionPolicyBindingV1beta1Strategy,
+  validatingAdmissionPolicyStrategy,
+  validatingAdmissionPolicyV1beta1Strategy,
+} from './admissionregistration';
 import { certificateSigningRequestStrategy } from './certificatesigningrequests';
 import { configMapStrategy } from './configmaps';
 import { leaseStrategy } from './leases';
@@ -17,4 +23,9 @@ export const builtinStrategies: readonly Strategy[] = [
   clusterRoleStrategy,
   roleBindingStrategy,
   clusterRoleBindingStrategy,
+  validatingAdmissionPolicyStrategy,
+  validatingAdmissionPolicyBindingStrategy,
+  // v1beta1: the same objects (one storage location), off by default.
+  validatingAdmissionPolicyV1beta1Strategy,
+  validatingAdmissionPolicyBindingV1beta1Strategy,
 ];

@@ -21,8 +21,10 @@ export class CorruptObjectError extends Error {
   }
 }
 
-export function encodeForStorage(obj: ApiObject): Uint8Array {
+/** `apiVersion`: the storage version when a kind is served in several versions (ResourceInfo.storageVersion). */
+export function encodeForStorage(obj: ApiObject, apiVersion?: string): Uint8Array {
   const copy: ApiObject = { ...obj };
+  if (apiVersion) copy.apiVersion = apiVersion;
   if (copy.metadata) {
     const { resourceVersion: _rv, ...rest } = copy.metadata;
     copy.metadata = rest;

@@ -1,6 +1,6 @@
 // The generic store: create/get/update/delete for any resource, driven by its Strategy
 // (upstream's genericregistry.Store). Lists and watches live in list.ts and watch.ts.
-import type { ApiObject, DeleteOptions, ResourceInfo, Status } from '../api';
+import { apiVersionOf, type ApiObject, type DeleteOptions, type ResourceInfo, type Status } from '../api';
 import { errors, ApiError, GroupResource, GroupKind } from '../machinery/errors';
 import type { FieldError } from '../machinery/fieldErrors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectMeta';
@@ -82,6 +82,12 @@ export class GenericStore {
     const apiVersion = this.resource.group ? `${this.resource.group}/${this.resource.version}` : this.resource.version;
     const { apiVersion: _a, kind: _k, ...rest } = obj;
     return normalize({ apiVersion, kind: this.resource.kind, ...rest }, this.resource.schema);
+  }
+
+  /** Storage bytes, in the storage version when this store serves another version of the kind. */
+  private encode(obj: ApiObject): Uint8Array {
+    const v = this.resource.storageVersion;
+    return encodeForStorage(obj, v ? apiVersionOf({ group: this.resource.group, version: v }) : undefined);
   }
 
   decode(kv: KeyValue): ApiObject {
@@ -172,7 +178,7 @@ export class GenericStore {
       const name = stored.metadata?.name ?? '';
       const key = this.keyFor(ctx, name);
       try {
-        const kv = await this.storage.create(key, encodeForStorage(stored));
+        const kv = await this.storage.create(key, this.encode(stored));
         return { ...stored, metadata: { ...stored.metadata, resourceVersion: String(kv.modRevision) } };
       } catch (e) {
         if (!(e instanceof KeyExistsError)) this.fail(e, name, 'create');
@@ -314,7 +320,7 @@ export class GenericStore {
             deletedDuringUpdate = true;
             return null;
           }
-          return encodeForStorage(out);
+          return this.encode(out);
         },
         { ignoreNotFound: true },
       );
@@ -381,7 +387,7 @@ export class GenericStore {
           (cur) => {
             if (!cur) throw errors.notFound(this.groupResource, name);
             if (cur.modRevision !== currentKv!.modRevision) throw errors.staleResourceVersion(this.groupResource, name);
-            return encodeForStorage(this.withTypeMeta(next));
+            return this.encode(this.withTypeMeta(next));
           },
           {},
         );

@@ -118,6 +118,7 @@ describe('running server', () => {
     const groupList = apis.json<{ kind: string; groups: { name: string; preferredVersion: { groupVersion: string } }[] }>();
     expect(groupList.kind).toBe('APIGroupList');
     expect(groupList.groups.map((g) => g.preferredVersion.groupVersion).sort()).toEqual([
+      'admissionregistration.svc.io/v1',
       'authentication.svc.io/v1',
       'authorization.svc.io/v1',
       'certificates.svc.io/v1',

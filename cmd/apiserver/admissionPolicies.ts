@@ -1,0 +1,77 @@
+// Feeds the ValidatingAdmissionPolicy plugin from the stores: policies and bindings followed from
+// their (v1) watch caches into a PolicySet, parameters and namespaces read from the caches.
+import type { ApiObject, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../lib/api';
+import { apiVersionOf, validatingadmissionpolicies, validatingadmissionpolicybindings } from '../../lib/api';
+import type { ParamKind, PolicyPluginDeps, PolicySet } from '../../lib/admission';
+import { isApiError } from '../../lib/machinery/errors';
+import { labelSelectorFromWire } from '../../lib/auth/rbac';
+import { followStore } from '../../lib/registry/follow';
+import { listObjects } from '../../lib/registry/list';
+import type { GenericStore } from '../../lib/registry/store';
+import { namespaceLookup, systemContext } from '../../lib/registry/stores';
+
+function storeOf(stores: readonly GenericStore[], info: { group: string; version: string; resource: string }): GenericStore {
+  const s = stores.find((x) => x.resource.group === info.group && x.resource.version === info.version && x.resource.resource === info.resource);
+  if (!s) throw new Error(`${info.resource}.${info.group}/${info.version} has no store`);
+  return s;
+}
+
+export function followPolicies(stores: readonly GenericStore[], set: PolicySet): { deps: PolicyPluginDeps; synced: Promise<void>; stop(): void } {
+  const policyFollower = followStore(storeOf(stores, validatingadmissionpolicies), {
+    replace: (objs) => set.replacePolicies(objs as ValidatingAdmissionPolicy[]),
+    upsert: (o) => set.upsertPolicy(o as ValidatingAdmissionPolicy),
+    remove: (o) => set.removePolicy(o as ValidatingAdmissionPolicy),
+  });
+  const bindingFollower = followStore(storeOf(stores, validatingadmissionpolicybindings), {
+    replace: (objs) => set.replaceBindings(objs as ValidatingAdmissionPolicyBinding[]),
+    upsert: (o) => set.upsertBinding(o as ValidatingAdmissionPolicyBinding),
+    remove: (o) => set.removeBinding(o as ValidatingAdmissionPolicyBinding),
+  });
+  const paramStore = (k: ParamKind): GenericStore | undefined =>
+    stores.find((s) => apiVersionOf(s.resource) === k.apiVersion && s.resource.kind === k.kind && !s.resource.storageVersion);
+  const versions = new Map<string, string[]>();
+  for (const s of stores) {
+    const key = `${s.resource.group}/${s.resource.resource}`;
+    versions.set(key, [...(versions.get(key) ?? []), s.resource.version]);
+  }
+  const deps: PolicyPluginDeps = {
+    policies: set,
+    namespace: namespaceLookup(stores),
+    paramScope: (k) => {
+      const s = paramStore(k);
+      return s ? { namespaced: s.resource.namespaced } : undefined;
+    },
+    param: async (k, namespace, name) => {
+      const s = paramStore(k);
+      if (!s) return null;
+      try {
+        // From the watch cache, as upstream's param informer.
+        return (await s.get(systemContext(namespace), name, { any: true })) as ApiObject;
+      } catch (e) {
+        if (isApiError(e) && e.code === 404) return null;
+        throw e;
+      }
+    },
+    paramsBySelector: async (k, namespace, selector) => {
+      const s = paramStore(k);
+      if (!s) return [];
+      const sel = labelSelectorFromWire(selector);
+      const list = await listObjects(s, {
+        namespace,
+        source: { kind: 'any' },
+        limit: 0,
+        predicate: { everything: false, matches: (o) => sel.matches(o.metadata?.labels ?? {}) },
+      });
+      return list.items;
+    },
+    versionsOf: (group, resource) => versions.get(`${group}/${resource}`) ?? [],
+  };
+  return {
+    deps,
+    synced: Promise.all([policyFollower.synced, bindingFollower.synced]).then(() => undefined),
+    stop() {
+      policyFollower.stop();
+      bindingFollower.stop();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// Evaluating one compiled policy for one binding and parameter (upstream validating/validator.go):
+// matchConditions (all true to go on), variables, validations with their failure messages and
+// reasons, and audit annotation values. Errors follow the policy's failurePolicy.
+import type { CostBudget } from '../../cel';
+import type { CompiledExpression, CompiledPolicy, CompiledValidation } from './compiled';
+
+/** `error`: the decision comes from an evaluation error (failurePolicy decided the action). */
+export type Decision =
+  | { action: 'admit'; error?: string }
+  | { action: 'deny'; message: string; reason?: string; index: number; error?: boolean };
+
+export interface PolicyResult {
+  decisions: Decision[];
+  auditAnnotations: { key: string; value: string }[];
+}
+
+const maxMessageLength = 5 * 1024;
+
+function fallbackMessage(v: CompiledValidation): string {
+  const m = (v.message ?? '').trim();
+  return m || `failed expression: ${v.expression.trim()}`;
+}
+
+function errorMessage(c: CompiledExpression, message: string): string {
+  return `expression '${c.expression}' resulted in error: ${message}`;
+}
+
+/** Upstream's text when the request's budget runs out (plugin/cel/activation.go). */
+export const outOfBudgetMessage = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
+function failureMessage(v: CompiledValidation, activation: Record<string, unknown>, budget: CostBudget): string {
+  if (!v.messageExpression) return fallbackMessage(v);
+  const r = v.messageExpression.program.evaluate(activation, { budget });
+  if (!r.ok || typeof r.value !== 'string') return fallbackMessage(v);
+  const m = r.value.trim();
+  if (!m || m.length > maxMessageLength || m.includes('\n')) return fallbackMessage(v);
+  return m;
+}
+
+/** Go's utilerrors.NewAggregate(...).Error(): one message as is, several as "[a, b]". */
+function aggregate(messages: readonly string[]): string {
+  return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+}
+
+/** Evaluates the policy; `activation` holds object, oldObject, request, params, namespaceObject. */
+export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, unknown>>, budget: CostBudget): PolicyResult {
+  const onError = (message: string, index: number): Decision =>
+    p.failurePolicy === 'Ignore' ? { action: 'admit', error: message } : { action: 'deny', message, index, error: true };
+  const variables: Record<string, unknown> = {};
+  const activation: Record<string, unknown> = { ...base, variables };
+  // Any false condition skips the policy; errors without a false one follow the failurePolicy.
+  const conditionErrors: string[] = [];
+  for (const c of p.matchConditions) {
+    const r = c.program.evaluate(activation, { budget });
+    if (!r.ok) conditionErrors.push(r.costExceeded ? outOfBudgetMessage : errorMessage(c, r.message));
+    else if (r.value === false) return { decisions: [], auditAnnotations: [] };
+  }
+  if (conditionErrors.length) {
+    return { decisions: [onError(aggregate(conditionErrors), -1)], auditAnnotations: [] };
+  }
+  // Variables in order (each may use the earlier ones); one that fails is left out, so an
+  // expression that uses it fails in turn.
+  for (const v of p.variables) {
+    const r = v.program.evaluate(activation, { budget });
+    if (r.ok) variables[v.name] = r.value;
+  }
+  const decisions = p.validations.map((v, index): Decision => {
+    const r = v.program.evaluate(activation, { budget });
+    if (!r.ok) return onError(r.costExceeded ? outOfBudgetMessage : errorMessage(v, r.message), index);
+    if (typeof r.value !== 'boolean') return onError(errorMessage(v, `expected a boolean, got ${typeof r.value}`), index);
+    if (r.value) return { action: 'admit' };
+    return { action: 'deny', message: failureMessage(v, activation, budget), reason: v.reason ?? 'Invalid', index };
+  });
+  const auditAnnotations: { key: string; value: string }[] = [];
+  for (const a of p.auditAnnotations) {
+    const r = a.program.evaluate(activation, { budget });
+    if (!r.ok) {
+      decisions.push(onError(errorMessage(a, r.message), -1));
+      continue;
+    }
+    if (r.value === null || r.value === undefined) continue;
+    if (typeof r.value === 'string') auditAnnotations.push({ key: a.key, value: r.value.slice(0, 10 * 1024) });
+    else decisions.push(onError(errorMessage(a, `valueExpression must evaluate to a string or null, got ${typeof r.value}`), -1));
+  }
+  return { decisions, auditAnnotations };
+}

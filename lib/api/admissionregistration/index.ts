@@ -1,0 +1,3 @@
+export * from './matchResources';
+export * from './validatingAdmissionPolicy';
+export * from './validatingAdmissionPolicyBinding';

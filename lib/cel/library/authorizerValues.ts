@@ -1,0 +1,101 @@
+// upstream's authorizer library (apiserver/pkg/cel/library/authz.go) as CEL types and functions:
+// authorizer.group(g).resource(r)[.subresource(s)][.namespace(n)][.name(n)].check(verb),
+// authorizer.path(p).check(httpVerb), authorizer.serviceAccount(ns, name), and
+// authorizer.requestResource; decisions answer allowed(), reason(), errored(), error().
+// A check costs upstream's fixed 350,000, so an expression affords two within PerCallLimit.
+import type { CelAuthorizer, CelAuthorizerDecision } from './authorizer';
+import type { CelFunction } from './types';
+
+export class DecisionValue {
+  constructor(readonly decision: CelAuthorizerDecision & { error?: string }) {}
+}
+
+export class ResourceCheckValue {
+  constructor(
+    readonly authz: CelAuthorizer,
+    readonly group: string,
+    readonly resource: string,
+    readonly subresource = '',
+    readonly namespace = '',
+    readonly name = '',
+  ) {}
+  with(part: Partial<Pick<ResourceCheckValue, 'subresource' | 'namespace' | 'name'>>): ResourceCheckValue {
+    return new ResourceCheckValue(this.authz, this.group, this.resource, part.subresource ?? this.subresource, part.namespace ?? this.namespace, part.name ?? this.name);
+  }
+}
+
+export class GroupCheckValue {
+  constructor(
+    readonly authz: CelAuthorizer,
+    readonly group: string,
+  ) {}
+}
+
+export class PathCheckValue {
+  constructor(
+    readonly authz: CelAuthorizer,
+    readonly path: string,
+  ) {}
+}
+
+export class AuthorizerValue {
+  /** The request's own resource (authorizer.requestResource), when there is a request. */
+  readonly requestResource?: ResourceCheckValue;
+  constructor(
+    readonly authz: CelAuthorizer,
+    request?: { group: string; resource: string; subresource: string; namespace: string; name: string },
+  ) {
+    if (request) this.requestResource = new ResourceCheckValue(authz, request.group, request.resource, request.subresource, request.namespace, request.name);
+  }
+}
+
+/** The CEL type names and their constructors (registered by CelEnvironment). */
+export const authorizerTypes: readonly { name: string; ctor: new (...args: never[]) => unknown; fields?: Record<string, string> }[] = [
+  { name: 'Authorizer', ctor: AuthorizerValue, fields: { requestResource: 'ResourceCheck' } },
+  { name: 'GroupCheck', ctor: GroupCheckValue },
+  { name: 'ResourceCheck', ctor: ResourceCheckValue },
+  { name: 'PathCheck', ctor: PathCheckValue },
+  { name: 'Decision', ctor: DecisionValue },
+];
+
+const checkCost = 350_000;
+const one = (): number => 1;
+
+function decide(f: () => CelAuthorizerDecision): DecisionValue {
+  try {
+    return new DecisionValue(f());
+  } catch (e) {
+    return new DecisionValue({ allowed: false, reason: '', error: (e as Error).message });
+  }
+}
+
+export const authorizerFunctions: readonly CelFunction[] = [
+  { signature: 'Authorizer.group(string): GroupCheck', cost: one, handler: (a, g) => new GroupCheckValue((a as AuthorizerValue).authz, g as string) },
+  { signature: 'Authorizer.path(string): PathCheck', cost: one, handler: (a, p) => new PathCheckValue((a as AuthorizerValue).authz, p as string) },
+  {
+    signature: 'Authorizer.serviceAccount(string, string): Authorizer',
+    cost: one,
+    handler: (a, ns, name) => new AuthorizerValue((a as AuthorizerValue).authz.forServiceAccount(ns as string, name as string)),
+  },
+  { signature: 'GroupCheck.resource(string): ResourceCheck', cost: one, handler: (g, r) => new ResourceCheckValue((g as GroupCheckValue).authz, (g as GroupCheckValue).group, r as string) },
+  { signature: 'ResourceCheck.subresource(string): ResourceCheck', cost: one, handler: (c, s) => (c as ResourceCheckValue).with({ subresource: s as string }) },
+  { signature: 'ResourceCheck.namespace(string): ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ namespace: n as string }) },
+  { signature: 'ResourceCheck.name(string): ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ name: n as string }) },
+  {
+    signature: 'ResourceCheck.check(string): Decision',
+    cost: () => checkCost,
+    handler: (c, verb) => {
+      const r = c as ResourceCheckValue;
+      return decide(() => r.authz.checkResource({ group: r.group, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name, verb: verb as string }));
+    },
+  },
+  {
+    signature: 'PathCheck.check(string): Decision',
+    cost: () => checkCost,
+    handler: (p, verb) => decide(() => (p as PathCheckValue).authz.checkPath({ path: (p as PathCheckValue).path, verb: verb as string })),
+  },
+  { signature: 'Decision.allowed(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.allowed },
+  { signature: 'Decision.reason(): string', cost: one, handler: (d) => (d as DecisionValue).decision.reason },
+  { signature: 'Decision.errored(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.error !== undefined },
+  { signature: 'Decision.error(): string', cost: one, handler: (d) => (d as DecisionValue).decision.error ?? '' },
+];
