@@ -64,6 +64,34 @@ export interface ObjectSchema<F extends Record<string, FieldSchema> = Record<str
   name: string;
   description?: string;
   fields: F;
+  /**
+   * Go structs embedded inline: in JSON (and everywhere but Protobuf) their fields are this
+   * object's own — listed in `fields` through inlineFields(), without numbers — while Protobuf
+   * writes each as one nested message under its number, laid out by its own schema. In number order.
+   */
+  protobufEmbedded?: readonly ProtobufEmbed[];
+}
+
+export interface ProtobufEmbed {
+  protobuf: number;
+  schema: () => ObjectSchema;
+}
+
+/** An embedded schema's fields (its own embeds flattened too) for the embedding object's `fields`, numbers dropped. */
+export function inlineFields<F extends Record<string, FieldSchema>>(schema: ObjectSchema<F>): F {
+  const out: Record<string, FieldSchema> = {};
+  for (const [name, f] of Object.entries(schema.fields)) {
+    const { protobuf: _number, ...rest } = f;
+    out[name] = rest as FieldSchema;
+  }
+  return out as F;
+}
+
+/** Names of the fields an object gets from its Protobuf-embedded structs (at any depth). */
+export function embeddedFieldNames(schema: ObjectSchema): Set<string> {
+  const names = new Set<string>();
+  for (const e of schema.protobufEmbedded ?? []) for (const n of Object.keys(e.schema().fields)) names.add(n);
+  return names;
 }
 
 /** The TypeScript type of a field schema. */

@@ -2,7 +2,7 @@
 // by lib/api (served kinds, lists, reviews, TokenRequest, Status, …) and each served resource's
 // response path (object and list bodies as the server writes them). A new kind is covered
 // without a new test; a field without a Protobuf number fails here.
-import { apiVersionOf, type FieldSchema, type ObjectSchema } from '../api';
+import { apiVersionOf, embeddedFieldNames, type FieldSchema, type ObjectSchema } from '../api';
 import { normalize } from '../codec/normalize';
 import { decodeProtobufEnvelope, decodeProtobufObject, encodeProtobuf } from '../codec/protobuf';
 import { allSchemas } from '../codec/schemas';
@@ -56,9 +56,12 @@ function fieldsWithoutNumbers(schema: ObjectSchema, seen = new Set<ObjectSchema>
   if (seen.has(schema)) return [];
   seen.add(schema);
   const out: string[] = [];
+  // Fields of inline-embedded structs are numbered in the embedded message's schema.
+  const embedded = embeddedFieldNames(schema);
+  for (const e of schema.protobufEmbedded ?? []) out.push(...fieldsWithoutNumbers(e.schema(), seen));
   for (const [name, f] of Object.entries(schema.fields)) {
     if (isTypeMeta(name, f)) continue;
-    if (f.protobuf === undefined) out.push(`${schema.name}.${name}`);
+    if (f.protobuf === undefined && !embedded.has(name)) out.push(`${schema.name}.${name}`);
     let inner: FieldSchema = f;
     while (inner.type === 'array' || inner.type === 'map') inner = inner.type === 'array' ? inner.items : inner.values;
     if (inner.type === 'object') out.push(...fieldsWithoutNumbers(inner.ref(), seen));

@@ -236,6 +236,14 @@ function decodeMessage(r: WireReader, schema: ObjectSchema, into: Record<string,
   while (!r.done()) {
     const start = r.pos;
     const { field, wireType } = r.tag(message);
+    const embed = schema.protobufEmbedded?.find((e) => e.protobuf === field);
+    if (embed) {
+      // An inline-embedded struct: its fields land in this object, as in JSON.
+      const inner = embed.schema();
+      if (wireType !== WireType.bytes) throw wrongWireType(wireType, goStructName(inner));
+      decodeMessage(new WireReader(r.bytes()), inner, into);
+      continue;
+    }
     const entry = fields.get(field);
     if (!entry) {
       r.skipFrom(start);
@@ -404,10 +412,22 @@ function writeField(w: WireWriter, num: number, f: FieldSchema, v: unknown, path
 }
 
 function writeMessage(w: WireWriter, obj: Record<string, unknown>, schema: ObjectSchema, path: string): void {
+  const embeds = schema.protobufEmbedded ?? [];
+  let next = 0;
+  // Inline-embedded structs are non-pointer messages: always written, in field-number order.
+  const writeEmbedsBefore = (num: number): void => {
+    for (; next < embeds.length && embeds[next].protobuf < num; next++) {
+      const m = w.begin(embeds[next].protobuf);
+      writeMessage(w, obj, embeds[next].schema(), path);
+      w.end(m);
+    }
+  };
   for (const [num, name, f] of fieldOrder(schema)) {
+    writeEmbedsBefore(num);
     if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
     writeField(w, num, f, obj[name], path ? `${path}.${name}` : name);
   }
+  writeEmbedsBefore(Infinity);
 }
 
 // Frozen objects are shared read-only (list items, watch events): their message is encoded
