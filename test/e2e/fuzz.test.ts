@@ -53,6 +53,15 @@ function kindExtras(): Record<string, (name: string) => Record<string, unknown>>
     }),
     RoleBinding: () => ({ roleRef }),
     ClusterRoleBinding: () => ({ roleRef }),
+    // A policy that never matches anything the barrage sends (no resource is called this).
+    ValidatingAdmissionPolicy: () => ({
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: { resourceRules: [{ apiGroups: ['fuzz.example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['nothings'] }] },
+        validations: [{ expression: 'true' }],
+      },
+    }),
+    ValidatingAdmissionPolicyBinding: () => ({ spec: { policyName: 'fuzz-nonexistent-policy', validationActions: ['Deny'] } }),
   };
 }
 

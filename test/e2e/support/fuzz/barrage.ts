@@ -3,6 +3,8 @@
 // whose code is the HTTP status.
 import * as https from 'node:https';
 import * as yaml from 'js-yaml';
+import { StatusSchema } from '../../../../lib/api';
+import { decodeProtobufEnvelope, decodeProtobufObject } from '../../../../lib/codec/protobuf';
 import type { FuzzCase, Identity } from './fuzzCase';
 import { sendRaw } from './rawTls';
 
@@ -48,6 +50,11 @@ function statusOf(o: Outcome): { kind?: unknown; code?: unknown; reason?: unknow
   const text = o.body.toString('utf8');
   const ct = String(o.headers['content-type'] ?? '');
   try {
+    // Errors are negotiated like any answer: a client that asked for Protobuf gets a Protobuf Status.
+    if (/^application\/vnd\.(svc|kubernetes)\.protobuf/.test(ct)) {
+      const env = decodeProtobufEnvelope(o.body);
+      return { ...decodeProtobufObject(env.raw, StatusSchema), kind: env.kind };
+    }
     const v = ct.startsWith('application/yaml') ? yaml.load(text) : JSON.parse(text);
     if (typeof v !== 'object' || v === null) return `not an object: ${text.slice(0, 100)}`;
     return v as { kind?: unknown; code?: unknown; reason?: unknown; message?: unknown };
