@@ -123,7 +123,9 @@ describe('Etcd3Storage against a real etcd', () => {
 
   test('progress_notify delivers per-watch progress that advances with the store', async () => {
     const prefix = `/progress-${Date.now()}/`;
-    const w = recordWatch(s, prefix, { progressNotify: true });
+    // From a pinned revision: a watch without one starts wherever etcd is when it registers,
+    // which under load can be after the create below.
+    const w = recordWatch(s, prefix, { progressNotify: true, startRevision: (await s.currentRevision()) + 1 });
     const kv = await s.create(`${prefix}a`, enc('1'));
     await w.waitFor(() => w.progress.some((r) => r >= kv.modRevision), 5000);
     expect(w.events.map((e) => e.modRevision)).toEqual([kv.modRevision]);
