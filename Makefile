@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all node deps etcd etcd34 build typecheck lint unit e2e test test-etcd34 run bench clean
+.PHONY: all node deps etcd etcd34 build typecheck lint unit e2e test test-etcd34 run bench deploy-files clean
 
 all: build
 
@@ -68,6 +68,12 @@ run: build etcd
 bench: build etcd
 	npx tsc -p bench/tsconfig.json
 	node dist/bench/bench/run.js $(BENCH_FLAGS)
+
+# deploy/docker-compose.yml, haproxy.cfg and prometheus.yml from deploy/topology.json (the one
+# description; deploy/generated.test.ts fails when the committed files differ from it).
+deploy-files: deps
+	npx tsc -p deploy/tsconfig.json
+	node dist/deploy/deploy/generate.js
 
 clean:
 	rm -rf dist data .jest-results.json .jest-results-etcd34.json

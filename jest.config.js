@@ -6,7 +6,7 @@ module.exports = {
   // Global (jest ignores it per project): e2e tests start processes; unit tests finish far below it.
   testTimeout: 60000,
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', ...esm, roots: ['<rootDir>/lib', '<rootDir>/cmd'], testMatch: ['**/*.test.ts'] },
+    { displayName: 'unit', testEnvironment: 'node', ...esm, roots: ['<rootDir>/lib', '<rootDir>/cmd', '<rootDir>/deploy'], testMatch: ['**/*.test.ts'] },
     { displayName: 'e2e', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/e2e'], testMatch: ['**/*.test.ts'] },
   ],
 };

@@ -29,6 +29,8 @@ export const nodeAgentName = 'svclet';
 export const processNames = {
   apiserver: 'svc-apiserver',
   controllerManager: 'svc-controller-manager',
+  /** One-shot PKI writer for multi-replica deployments (kubeadm's `init phase certs` and `kubeconfig`). */
+  certs: 'svc-certs',
 } as const;
 
 /** The controller manager's user name (its client certificate CN), as upstream's system:kube-controller-manager. */

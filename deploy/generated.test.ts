@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { generatedFiles } from './generated';
+import { probeScript } from './render/probe';
+import { etcdServers, topology } from './topology';
+
+const root = join(__dirname, '..');
+const read = (file: string): string => readFileSync(join(root, file), 'utf8');
+
+interface Service {
+  command?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test?: string[]; disable?: boolean };
+  volumes?: string[];
+  restart?: string;
+}
+const compose = (): Record<string, Service> => (load(read('deploy/docker-compose.yml')) as { services: Record<string, Service> }).services;
+
+describe('deploy files generated from deploy/topology.json', () => {
+  test.each(Object.entries(generatedFiles(topology)))('%s is what `make deploy-files` writes (no drift)', (file, text) => {
+    expect(read(file)).toBe(text);
+  });
+
+  test("the Dockerfile's HEALTHCHECK is the compose probe on /livez", () => {
+    expect(read('deploy/Dockerfile')).toContain(`CMD ["node", "-e", ${JSON.stringify(probeScript)}, "https://127.0.0.1:${topology.apiserver.securePort}/livez"]`);
+  });
+
+  test('every apiserver lists every etcd member, waits for all of them and the PKI, and mounts it read-only', () => {
+    const services = compose();
+    for (const m of topology.apiserver.members) {
+      const s = services[m];
+      expect(s.command).toContain(`--etcd-servers=${etcdServers(topology)}`);
+      expect(s.depends_on).toEqual({
+        [topology.pkiInit.name]: { condition: 'service_completed_successfully' },
+        ...Object.fromEntries(topology.etcd.members.map((e) => [e, { condition: 'service_healthy' }])),
+      });
+      expect(s.volumes).toEqual([`pki:${topology.pkiDir}:ro`]);
+    }
+  });
+
+  test('every long-running service has a healthcheck and a restart policy; only the PKI writer is one-shot', () => {
+    for (const [name, s] of Object.entries(compose())) {
+      if (name === topology.pkiInit.name) {
+        expect(s).toMatchObject({ restart: 'no', healthcheck: { disable: true } });
+        continue;
+      }
+      expect(s.restart).toBe('unless-stopped');
+      expect(s.healthcheck?.test?.[0]).toBe('CMD');
+    }
+  });
+
+  test('Prometheus scrapes every apiserver, controller manager and etcd member', () => {
+    const prom = load(read('deploy/prometheus/prometheus.yml')) as { scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[] };
+    const targets = Object.fromEntries(prom.scrape_configs.map((j) => [j.job_name, j.static_configs.flatMap((c) => c.targets.map((t) => t.split(':')[0]))]));
+    expect(targets).toEqual({ apiserver: topology.apiserver.members, 'controller-manager': topology.controllerManager.members, etcd: topology.etcd.members });
+  });
+
+  test('HAProxy health-checks every replica with GET /readyz over TLS', () => {
+    const cfg = read('deploy/haproxy/haproxy.cfg');
+    expect(cfg).toContain('option httpchk GET /readyz');
+    expect(cfg).toMatch(/default-server check check-ssl verify none /);
+    for (const m of topology.apiserver.members) expect(cfg).toContain(`server ${m} ${m}:${topology.apiserver.securePort}\n`);
+  });
+});

@@ -1,0 +1,48 @@
+// deploy/haproxy/haproxy.cfg: TCP pass-through to the apiserver replicas (TLS ends at the
+// apiserver, so client certificates still authenticate), each checked with GET /readyz over TLS.
+// A replica that shuts down turns /readyz red first (--shutdown-delay-duration), so it leaves
+// the pool before it stops accepting connections.
+import type { Topology } from '../topology';
+
+export function renderHaproxy(t: Topology): string {
+  const lb = t.loadBalancer;
+  const interval = `${lb.checkIntervalSeconds}s`;
+  return [
+    '# Generated from deploy/topology.json by `make deploy-files` (deploy/generate.ts). Do not edit.',
+    'global',
+    '  log stdout format raw local0',
+    '',
+    // Docker's embedded DNS: a restarted replica comes back with another address.
+    'resolvers docker',
+    '  nameserver dns 127.0.0.11:53',
+    '  hold valid 10s',
+    '',
+    'defaults',
+    '  log global',
+    '  mode tcp',
+    '  option tcplog',
+    '  timeout connect 5s',
+    // Watches are long-lived streams: the apiserver ends them, not the proxy.
+    '  timeout client 1h',
+    '  timeout server 1h',
+    '  timeout tunnel 1h',
+    '',
+    'frontend apiserver',
+    `  bind :${lb.port}`,
+    '  default_backend apiservers',
+    '',
+    'backend apiservers',
+    '  balance roundrobin',
+    '  option httpchk GET /readyz',
+    '  http-check expect status 200',
+    `  default-server check check-ssl verify none inter ${interval} fall 2 rise 2 resolvers docker init-addr last,libc,none`,
+    ...t.apiserver.members.map((m) => `  server ${m} ${m}:${t.apiserver.securePort}`),
+    '',
+    'frontend health',
+    '  mode http',
+    `  bind :${lb.healthPort}`,
+    '  monitor-uri /healthz',
+    '  monitor fail if { nbsrv(apiservers) lt 1 }',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,151 @@
+// The commands deploy/docker-compose.yml runs, run here as generated: only what a container
+// network provides (host names, the PKI volume's path, ports) is replaced by local values. Proves
+// svc-certs writes a PKI the replicas can share read-only, the image's probe passes, Prometheus's
+// client certificate may read /metrics, a token minted by one replica verifies on another, and a
+// controller manager starts from the kubeconfig svc-certs wrote.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { renderCompose } from '../../deploy/render/compose';
+import { probeScript } from '../../deploy/render/probe';
+import { topology, type Topology } from '../../deploy/topology';
+import { startEtcd, type EtcdServer } from '../../lib/etcd/testing/etcdServer';
+import { ApiServerProcess, eventually, freePort, repoRoot } from './support/apiserver';
+
+interface Service {
+  command: string[];
+  healthcheck?: { test: string[] };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-deploy-'));
+const pkiDir = join(dir, 'pki');
+// The topology as the generator reads it, with the PKI volume at a local path.
+const local: Topology = { ...topology, pkiDir };
+const services = (load(renderCompose(local)) as { services: Record<string, Service> }).services;
+
+/** The generated command with some flags' values replaced (a flag missing from it is an error). */
+function withFlags(command: string[], values: Record<string, string>): string[] {
+  const out = [...command];
+  for (const [flag, value] of Object.entries(values)) {
+    const i = out.findIndex((a) => a.startsWith(`--${flag}=`));
+    if (i < 0) throw new Error(`the generated command has no --${flag}: ${command.join(' ')}`);
+    out[i] = `--${flag}=${value}`;
+  }
+  return out;
+}
+
+const children: ChildProcess[] = [];
+function run(command: string[]): ChildProcess {
+  const [program, ...args] = command;
+  const child = spawn(process.execPath, [join(repoRoot, 'bin', program), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  Object.defineProperty(child, 'output', { get: () => output });
+  children.push(child);
+  return child;
+}
+const outputOf = (c: ChildProcess): string => (c as ChildProcess & { output: string }).output;
+
+/** The compose healthcheck's command (CMD node -e <probe> <url>) against a local URL: its exit code. */
+function probe(service: Service, url: string): Promise<number> {
+  const test = service.healthcheck?.test ?? [];
+  expect(test.slice(0, 4)).toEqual(['CMD', 'node', '-e', probeScript]);
+  return new Promise((resolve) => execFile(process.execPath, ['-e', test[3], url], (err) => resolve(err ? Number(err.code ?? 1) : 0)));
+}
+
+function snapshot(d: string): Record<string, number> {
+  return Object.fromEntries(readdirSync(d).map((f) => [f, statSync(join(d, f)).mtimeMs]));
+}
+
+let etcd: EtcdServer;
+const replicas: ApiServerProcess[] = [];
+let pkiBefore: Record<string, number>;
+
+beforeAll(async () => {
+  etcd = await startEtcd();
+  const ports = await Promise.all(topology.apiserver.members.map(() => freePort()));
+  // The PKI writer, pointed at the first replica instead of the load balancer.
+  const init = run(withFlags(services[topology.pkiInit.name].command, { 'control-plane-endpoint': `127.0.0.1:${ports[0]}` }));
+  const code = await new Promise<number | null>((r) => init.once('exit', r));
+  if (code !== 0) throw new Error(`svc-certs exited with ${code}:\n${outputOf(init)}`);
+  pkiBefore = snapshot(pkiDir);
+
+  topology.apiserver.members.forEach((m, i) => {
+    const [, ...args] = withFlags(services[m].command, { 'etcd-servers': etcd.endpoint, 'bind-address': '127.0.0.1', 'secure-port': String(ports[i]) });
+    // ApiServerProcess adds --etcd-servers, --bind-address, --secure-port and the TLS files itself.
+    const rest = args.filter((a) => !/^--(etcd-servers|bind-address|secure-port|tls-cert-file|tls-private-key-file|client-ca-file)=/.test(a));
+    replicas.push(new ApiServerProcess(mkdtempSync(join(dir, `${m}-`)), ports[i], etcd.endpoint, rest, pkiDir));
+  });
+  await Promise.all(replicas.map((r) => r.start()));
+});
+
+afterAll(async () => {
+  await Promise.all(
+    children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => {
+      c.once('exit', r);
+      c.kill('SIGTERM');
+    })),
+  );
+  await Promise.all(replicas.map((r) => r.stop()));
+  await etcd?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('the replicas serve from the shared PKI without writing to it', () => {
+  expect(snapshot(pkiDir)).toEqual(pkiBefore);
+});
+
+test("the image's healthcheck passes on every replica's /livez", async () => {
+  for (const [i, m] of topology.apiserver.members.entries()) {
+    expect(await probe(services[m], `https://127.0.0.1:${replicas[i].port}/livez`)).toBe(0);
+  }
+});
+
+test("Prometheus's client certificate (system:monitoring) reads /metrics on every replica", async () => {
+  const cert = { cert: readFileSync(join(pkiDir, 'monitoring.crt'), 'utf8'), key: readFileSync(join(pkiDir, 'monitoring.key'), 'utf8') };
+  for (const r of replicas) {
+    const res = await r.request('GET', '/metrics', { cert });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('apiserver_request_total');
+    // The same identity may not read the API.
+    expect((await r.request('GET', '/api/v1/namespaces', { cert })).status).toBe(403);
+  }
+});
+
+test('a ServiceAccount token minted by one replica is accepted by the others (one signing key)', async () => {
+  const [a, ...others] = replicas;
+  await a.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: { metadata: { name: 'deploy-bot' } } });
+  const minted = await a.request('POST', '/api/v1/namespaces/default/serviceaccounts/deploy-bot/token', {
+    body: { apiVersion: 'authentication.svc.io/v1', kind: 'TokenRequest', spec: {} },
+  });
+  expect(minted.status).toBe(201);
+  const token = minted.json<{ status: { token: string } }>().status.token;
+  for (const r of others) {
+    const who = await r.request('POST', '/apis/authentication.svc.io/v1/selfsubjectreviews', {
+      anonymous: true,
+      headers: { Authorization: `Bearer ${token}` },
+      body: { apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview' },
+    });
+    expect(who.status).toBe(201);
+    expect(who.json<{ status: { userInfo: { username: string } } }>().status.userInfo.username).toBe('system:serviceaccount:default:deploy-bot');
+  }
+});
+
+test('a controller manager starts from the generated command and kubeconfig, and its healthcheck passes', async () => {
+  const m = topology.controllerManager.members[0];
+  const port = await freePort();
+  const cm = run(withFlags(services[m].command, { 'bind-address': '127.0.0.1', 'secure-port': String(port) }));
+  await eventually(async () => {
+    if (cm.exitCode !== null) throw new Error(`controller manager exited with ${cm.exitCode}:\n${outputOf(cm)}`);
+    return (await probe(services[m], `https://127.0.0.1:${port}/healthz`)) === 0;
+  }, 30_000, 'controller manager /healthz');
+  // It led: the Lease exists, written with the controller manager's own credentials.
+  const lease = await eventually(async () => {
+    const r = await replicas[1].request('GET', '/apis/coordination.svc.io/v1/namespaces/svc-system/leases/svc-controller-manager');
+    return r.status === 200 ? r.json<{ spec: { holderIdentity: string } }>() : undefined;
+  }, 30_000, 'leader lease');
+  expect(lease.spec.holderIdentity).toBeTruthy();
+});
