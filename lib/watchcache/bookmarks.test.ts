@@ -1,43 +1,27 @@
 // Periodic bookmarks from the watch cache (upstream cacher's bookmark timer): about every minute
 // and 2 s before the watch's deadline, at the cache's revision when it is newer than the watch's
 // resourceVersion, with no progress request to the store. Time is a FakeClock: nothing sleeps.
-import { MemoryStorage } from '../etcd/memory';
 import { recordWatch, WatchRecorder } from '../etcd/testing/watchRecorder';
 import { nextBookmarkTime } from './bookmarkSchedule';
 import { FakeClock } from './testing/fakeClock';
-import { GatedStorage } from './testing/gatedStorage';
-import { WatchCache } from './watchCache';
+import { cachePrefix, closeCacheFixtures, openCacheFixture, type CacheFixture } from './testing/cacheFixture';
 import type { WatchCacheOptions } from './options';
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s));
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
-const P = '/registry/things/';
+const P = cachePrefix;
 
-interface Fixture {
-  mem: MemoryStorage;
-  gated: GatedStorage;
-  cache: WatchCache;
+interface Fixture extends CacheFixture {
   clock: FakeClock;
 }
 
-const open: Fixture[] = [];
 async function setup(opts: Partial<WatchCacheOptions> = {}): Promise<Fixture> {
   const clock = new FakeClock();
-  const mem = new MemoryStorage();
-  const gated = new GatedStorage(mem);
   // random 0: upstream's jittered 1–1.25 s tick at its shortest, so times below are exact.
-  const cache = new WatchCache({ underlying: gated, prefix: P, now: clock.now, setTimer: clock.setTimer, random: () => 0, ...opts });
-  await cache.start();
-  const f = { mem, gated, cache, clock };
-  open.push(f);
-  return f;
+  const f = await openCacheFixture({ now: clock.now, setTimer: clock.setTimer, random: () => 0, ...opts });
+  return { ...f, clock };
 }
-afterEach(async () => {
-  for (const f of open.splice(0)) {
-    await f.cache.close();
-    await f.mem.close();
-  }
-});
+afterEach(closeCacheFixtures);
 
 /** Advances the fake clock in steps, letting deliveries run, and notes when each bookmark came. */
 async function advance(f: Fixture, ms: number, w?: WatchRecorder, at?: number[], stepMs = 250): Promise<void> {

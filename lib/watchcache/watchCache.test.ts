@@ -1,41 +1,18 @@
 // WatchCache behaviour over MemoryStorage (through GatedStorage, to count store reads and to
 // make the cache lag on purpose).
-import { MemoryStorage } from '../etcd/memory';
 import { CompactedError, FutureRevisionError, WatchEvent } from '../etcd/storage';
 import { recordWatch, WatchRecorder } from '../etcd/testing/watchRecorder';
 import { CacheReinitializingError, WatcherTooSlowError } from './errors';
-import { GatedStorage } from './testing/gatedStorage';
-import { WatchCache } from './watchCache';
-import type { WatchCacheOptions } from './options';
+import { cachePrefix, closeCacheFixtures, openCacheFixture } from './testing/cacheFixture';
+import type { WatchCache } from './watchCache';
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s));
 const dec = (b: Uint8Array): string => Buffer.from(b).toString();
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
-const P = '/registry/things/';
+const P = cachePrefix;
 
-interface Fixture {
-  mem: MemoryStorage;
-  gated: GatedStorage;
-  cache: WatchCache;
-}
-
-const open: Fixture[] = [];
-async function setup(opts: Partial<WatchCacheOptions> = {}, seed = 0): Promise<Fixture> {
-  const mem = new MemoryStorage();
-  for (let i = 0; i < seed; i++) await mem.create(`${P}seed-${String(i).padStart(4, '0')}`, enc(`s${i}`));
-  const gated = new GatedStorage(mem);
-  const cache = new WatchCache({ underlying: gated, prefix: P, ...opts });
-  await cache.start();
-  const f = { mem, gated, cache };
-  open.push(f);
-  return f;
-}
-afterEach(async () => {
-  for (const f of open.splice(0)) {
-    await f.cache.close();
-    await f.mem.close();
-  }
-});
+const setup = openCacheFixture;
+afterEach(closeCacheFixtures);
 
 /** Three writers doing creates, updates and deletes under P; returns when all finished. */
 async function runWriters(s: WatchCache, n: number, tag = 'w'): Promise<void> {
