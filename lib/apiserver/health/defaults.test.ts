@@ -28,13 +28,12 @@ describe('default checks', () => {
     expect((await reg.handleHealth('healthz', 'poststarthook/x', {})).body).toBe('ok');
   });
 
-  test('shutdown check flips', () => {
-    const s = createShutdownCheck();
-    expect(s.check.check()).toBeNull();
-    expect(s.shuttingDown).toBe(false);
-    s.begin();
-    expect(s.check.check()).toBe('process is shutting down');
-    expect(s.shuttingDown).toBe(true);
+  test('shutdown check flips when the lifecycle says shutdown was initiated', () => {
+    let initiated = false;
+    const s = createShutdownCheck(() => initiated);
+    expect(s.check()).toBeNull();
+    initiated = true;
+    expect(s.check()).toBe('process is shutting down');
     expect(pingCheck.check()).toBeNull();
   });
 

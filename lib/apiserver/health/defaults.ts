@@ -43,21 +43,11 @@ export function createLogCheck(opts: LogCheckOptions = {}): { check: HealthCheck
 }
 
 /**
- * `shutdown` (readyz only, listed last): fails once begin() is called, or once `initiated()` says
- * so (the lifecycle's ShutdownInitiated signal), so load balancers drain.
+ * `shutdown` (readyz only, listed last): fails once `initiated()` says so (the lifecycle's
+ * ShutdownInitiated signal), so load balancers drain.
  */
-export function createShutdownCheck(initiated: () => boolean = () => false): { check: HealthCheck; begin(): void; readonly shuttingDown: boolean } {
-  let began = false;
-  const down = (): boolean => began || initiated();
-  return {
-    check: { name: 'shutdown', endpoints: ['readyz'], last: true, check: () => (down() ? 'process is shutting down' : null) },
-    begin: () => {
-      began = true;
-    },
-    get shuttingDown() {
-      return down();
-    },
-  };
+export function createShutdownCheck(initiated: () => boolean = () => false): HealthCheck {
+  return { name: 'shutdown', endpoints: ['readyz'], last: true, check: () => (initiated() ? 'process is shutting down' : null) };
 }
 
 export interface PostStartHook {
@@ -88,22 +78,18 @@ export interface DefaultChecksOptions {
 }
 
 export interface DefaultChecks {
-  /** Call when graceful shutdown starts. */
-  beginShutdown(): void;
   /** Adds a post-start hook check (see addPostStartHook). */
   addPostStartHook(name: string): PostStartHook;
 }
 
 /** Registers ping, log, etcd, etcd-readiness and shutdown in upstream's order. */
 export function registerDefaultChecks(registry: HealthRegistry, opts: DefaultChecksOptions): DefaultChecks {
-  const shutdown = createShutdownCheck(opts.shutdownInitiated);
   registry.add(pingCheck);
   registry.add(opts.log ?? { name: 'log', check: () => null });
   registry.add({ name: 'etcd', group: 'etcd', check: opts.etcd });
   registry.add({ name: 'etcd-readiness', group: 'etcd-readiness', endpoints: ['readyz'], check: opts.etcdReadiness ?? opts.etcd });
-  registry.add(shutdown.check);
+  registry.add(createShutdownCheck(opts.shutdownInitiated));
   return {
-    beginShutdown: () => shutdown.begin(),
     addPostStartHook: (name) => addPostStartHook(registry, name),
   };
 }

@@ -7,12 +7,11 @@ const text = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Opti
 function server(state: { etcd?: string; hook?: boolean; shutdown?: boolean } = {}) {
   const failures: string[] = [];
   const reg = new HealthRegistry({ onFailure: (e, n, r) => failures.push(`${e}:${n}:${r}`) });
-  const d = registerDefaultChecks(reg, { etcd: () => state.etcd });
+  const d = registerDefaultChecks(reg, { etcd: () => state.etcd, shutdownInitiated: () => state.shutdown === true });
   reg.add({ name: 'etcd-override-0', group: 'etcd', check: () => state.etcd });
   const hook = d.addPostStartHook('start-svc-apiserver-admission-initializer');
   if (state.hook !== false) hook.complete();
   reg.add({ name: 'informer-sync', endpoints: ['readyz'], check: () => null });
-  if (state.shutdown) d.beginShutdown();
   return { reg, failures };
 }
 
