@@ -18,6 +18,8 @@ export interface YAMLTree {
   root: GoJsonNode;
   /** Go's strict-mode error text (`yaml: unmarshal errors:\n  line …`), if any key repeats. */
   duplicateKeys?: string;
+  /** The same, one `line N: key "k" already set in map` per repeat (upstream's warnings). */
+  duplicateKeyErrors?: string[];
 }
 
 function lineOf(src: string, offset: number): number {
@@ -193,5 +195,5 @@ export function parseYAML(text: string, strict: boolean): YAMLTree {
   const root = docs.length ? toNode(docs[0], conversion, 0, false) : ({ kind: 'null' } as const);
   if (!strict) return { root };
   const dups = findDuplicateKeys(text, events);
-  return dups.length ? { root, duplicateKeys: `yaml: unmarshal errors:\n  ${dups.join('\n  ')}` } : { root };
+  return dups.length ? { root, duplicateKeys: `yaml: unmarshal errors:\n  ${dups.join('\n  ')}`, duplicateKeyErrors: dups } : { root };
 }

@@ -48,3 +48,14 @@ export function applyOwnership(obj: ApiObject, ownership: Ownership): void {
   if (ownership.entries) meta.managedFields = ownership.entries;
   else delete meta.managedFields;
 }
+
+/**
+ * An update body's `managedFields: []` asks for a reset, as upstream's isResetManagedFields reads
+ * a non-nil empty list; normalisation drops empty lists, so it is restated as the `[{}]` form
+ * (which survives) before that happens. Protobuf bodies cannot express it, as in Go.
+ */
+export function markManagedFieldsReset(obj: ApiObject): ApiObject {
+  const mf = obj.metadata?.managedFields;
+  if (!Array.isArray(mf) || mf.length !== 0) return obj;
+  return { ...obj, metadata: { ...obj.metadata, managedFields: [{} as ManagedFieldsEntry] } };
+}

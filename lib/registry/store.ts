@@ -16,7 +16,7 @@ import { normalize } from '../codec/normalize';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
-import { applyOwnership, ownershipScope, recordOwnership } from './fieldOwnership';
+import { applyOwnership, markManagedFieldsReset, ownershipScope, recordOwnership } from './fieldOwnership';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -255,7 +255,7 @@ export class GenericStore {
         return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
       }
       const old = this.decode(current);
-      const obj = this.withTypeMeta(structuredClone(await objInfo(structuredClone(old))));
+      const obj = this.withTypeMeta(structuredClone(markManagedFieldsReset(await objInfo(structuredClone(old)))));
       const meta = (obj.metadata ??= {});
       if (meta.name && meta.name !== name) {
         throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);

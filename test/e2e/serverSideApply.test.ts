@@ -100,6 +100,43 @@ describe('managedFields on non-apply writes', () => {
     expect(reset.json<Obj>().metadata.managedFields).toBeUndefined();
   });
 
+  // Upstream's TestClearManagedFieldsWithUpdateEmptyList: a non-nil empty list resets too (the
+  // reference and upstream's isResetManagedFields; the issue text said it should not), and the
+  // object then stays untracked through later updates until an apply.
+  test.each([
+    ['PUT', 'application/json'],
+    ['PATCH', 'application/merge-patch+json'],
+    ['PATCH', 'application/strategic-merge-patch+json'],
+  ])('managedFields [] through %s %s clears them, and updates then stay untracked', async (method, contentType) => {
+    const api = c.apiserver;
+    const name = `empty-${method.toLowerCase()}-${contentType.split('/')[1].split('-')[0]}`;
+    const created = await api.request('POST', `${saPath}?fieldManager=m`, { body: { metadata: { name, labels: { a: '1' } } } });
+    expect(created.json<Obj>().metadata.managedFields!.map((e) => e.manager)).toEqual(['m']);
+    const keep = await api.request('PATCH', `${saPath}/${name}?fieldManager=k`, { contentType: 'application/merge-patch+json', body: { metadata: { labels: { k: '1' } } } });
+    expect(keep.json<Obj>().metadata.managedFields!.map((e) => e.manager).sort()).toEqual(['k', 'm']);
+    const body =
+      method === 'PUT'
+        ? { ...keep.json<Obj>(), metadata: { ...keep.json<Obj>().metadata, managedFields: [], labels: { a: '1', k: '1', b: '2' } } }
+        : { metadata: { managedFields: [], labels: { b: '2' } } };
+    const reset = await api.request(method, `${saPath}/${name}?fieldManager=r`, { contentType, body });
+    expect(reset.status).toBe(200);
+    expect(reset.json<Obj>().metadata.managedFields).toBeUndefined();
+    expect(reset.json<{ metadata: { labels: Record<string, string> } }>().metadata.labels).toEqual({ a: '1', k: '1', b: '2' });
+    const later = await api.request('PATCH', `${saPath}/${name}?fieldManager=l`, { contentType: 'application/merge-patch+json', body: { metadata: { labels: { c: '3' } } } });
+    expect(later.json<Obj>().metadata.managedFields).toBeUndefined();
+  });
+
+  test('a JSON patch replacing managedFields with [] clears them', async () => {
+    const api = c.apiserver;
+    await api.request('POST', `${saPath}?fieldManager=m`, { body: { metadata: { name: 'empty-jsonpatch' } } });
+    const r = await api.request('PATCH', `${saPath}/empty-jsonpatch`, {
+      contentType: 'application/json-patch+json',
+      body: [{ op: 'replace', path: '/metadata/managedFields', value: [] }],
+    });
+    expect(r.status).toBe(200);
+    expect(r.json<Obj>().metadata.managedFields).toBeUndefined();
+  });
+
   test('a fieldManager over 128 bytes is refused with upstream message', async () => {
     const r = await c.apiserver.request('POST', `${saPath}?fieldManager=${'x'.repeat(129)}`, { body: { metadata: { name: 'd' } } });
     expect(r.status).toBe(422);
@@ -419,7 +456,7 @@ describe('server-side apply: permissions, dryRun, fieldValidation', () => {
   });
 
   it.each<[string, string, number, string | undefined]>([
-    ['Strict', 'fieldValidation=Strict', 400, 'error strict decoding patch: yaml: unmarshal errors:\n  line 7: key "a" already set in map'],
+    ['Strict', 'fieldValidation=Strict', 400, 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "a" already set in map'],
     ['Warn', 'fieldValidation=Warn', 200, undefined],
     ['Ignore', 'fieldValidation=Ignore', 200, undefined],
   ])('duplicate keys under fieldValidation=%s', async (mode, q, code, message) => {
@@ -431,6 +468,32 @@ describe('server-side apply: permissions, dryRun, fieldValidation', () => {
     else expect(r.json<{ metadata: { labels: unknown } }>().metadata.labels).toEqual({ a: '2' });
     const warned = String(r.headers['warning'] ?? '');
     expect(warned.includes('already set in map')).toBe(mode === 'Warn');
+    // Upstream warns once per repeated key, without the "yaml: unmarshal errors:" heading.
+    if (mode === 'Warn') expect(warned).toBe('299 - "line 7: key \\"a\\" already set in map"');
+  });
+
+  it('a conflict is answered before repeated keys are refused (upstream checks strict decoding after the merge)', async () => {
+    await apply(`${saPath}/fv2`, sa('fv2', {}, { labels: { a: '1' } }), 'fieldManager=owner');
+    const dupBody = 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: fv2\n  labels:\n    a: "2"\n    a: "3"\n';
+    const r = await apply(`${saPath}/fv2`, dupBody, 'fieldManager=other&fieldValidation=Strict');
+    expect(r.status).toBe(409);
+    expect(r.json<StatusBody>().message).toBe('Apply failed with 1 conflict: conflict with "owner": .metadata.labels.a');
+  });
+
+  it('a configuration naming a uid cannot create: 409 uid mismatch; on an existing object a different uid is immutable', async () => {
+    const r = await apply(`${saPath}/uid1`, sa('uid1', {}, { uid: '6d3c1a5e-0000-4000-8000-000000000001' }));
+    expect(r.status).toBe(409);
+    expect(r.json<StatusBody>()).toMatchObject({
+      reason: 'Conflict',
+      message: 'Operation cannot be fulfilled on serviceaccounts "uid1": uid mismatch: the provided object specified uid 6d3c1a5e-0000-4000-8000-000000000001, and no existing object was found',
+    });
+    expect((await c.apiserver.request('GET', `${saPath}/uid1`)).status).toBe(404);
+    const created = await apply(`${saPath}/uid1`, sa('uid1'));
+    const uid = created.json<{ metadata: { uid: string } }>().metadata.uid;
+    expect((await apply(`${saPath}/uid1`, sa('uid1', {}, { uid }))).status).toBe(200);
+    const other = await apply(`${saPath}/uid1`, sa('uid1', {}, { uid: '6d3c1a5e-0000-4000-8000-000000000002' }));
+    expect(other.status).toBe(422);
+    expect(other.json<StatusBody>().message).toContain('metadata.uid: Invalid value: "6d3c1a5e-0000-4000-8000-000000000002": field is immutable');
   });
 });
 

@@ -16,26 +16,45 @@ import { authorizationAttributes } from '../filters/authorization';
 import { revalidateObject } from './body';
 import { checkName } from './checkName';
 
-/** Decodes the configuration; 400s with upstream's texts. Duplicate keys follow fieldValidation. */
-export function decodeApplyPatch(h: HandlerContext, body: Buffer, fieldValidation: FieldValidation): JsonObject {
+/** An apply body: the configuration, and the strict-decoding findings checked after the merge. */
+export interface ApplyPatchBody {
+  config: JsonObject;
+  /** Go's YAML strict-decoding error for repeated keys, and one line per repeat. */
+  duplicateKeys?: { error: string; lines: string[] };
+}
+
+/** Decodes the configuration; 400s with upstream's texts. */
+export function decodeApplyPatch(body: Buffer, fieldValidation: FieldValidation): ApplyPatchBody {
   let config;
+  let duplicateKeys: ApplyPatchBody['duplicateKeys'];
   try {
     const tree = parseYAML(body.toString('utf8'), fieldValidation !== 'Ignore');
-    if (tree.duplicateKeys) {
-      if (fieldValidation === 'Strict') throw errors.badRequest(`error strict decoding patch: ${tree.duplicateKeys}`);
-      h.warnings.push(tree.duplicateKeys);
-    }
+    if (tree.duplicateKeys) duplicateKeys = { error: tree.duplicateKeys, lines: tree.duplicateKeyErrors ?? [] };
     config = goJsonNodeValue(tree.root);
   } catch (e) {
     if (e instanceof YAMLSyntaxError) throw errors.badRequest(`error decoding patch: error converting YAML to JSON: ${e.message}`);
     throw e;
   }
-  if (config === null) return {};
+  if (config === null) return { config: {}, duplicateKeys };
   if (!isJsonObject(config)) {
     const what = Array.isArray(config) ? 'array' : typeof config === 'string' ? 'string' : typeof config === 'number' ? 'number' : 'bool';
     throw errors.badRequest(`error decoding patch: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
   }
-  return config;
+  return { config, duplicateKeys };
+}
+
+/**
+ * Upstream's applyPatcher checks strict decoding only after the merge succeeded, so a conflict
+ * (409) wins over repeated keys; Strict refuses them, Warn reports each repeat once.
+ */
+function checkStrictDecoding(h: HandlerContext, body: ApplyPatchBody, fieldValidation: FieldValidation, warned: { done: boolean }): void {
+  const dups = body.duplicateKeys;
+  if (!dups) return;
+  if (fieldValidation === 'Strict') throw errors.badRequest(`error strict decoding YAML: error converting YAML to JSON: ${dups.error}`);
+  if (fieldValidation === 'Warn' && !warned.done) {
+    warned.done = true;
+    h.warnings.push(...dups.lines);
+  }
 }
 
 function parseGroupVersion(apiVersion: string): { group: string; version: string } {
@@ -64,9 +83,11 @@ function checkConfig(h: HandlerContext, config: JsonObject): void {
 }
 
 /** The function store.update calls with the current object (null when absent). */
-export function applyTo(h: HandlerContext, config: JsonObject, fieldManager: string, force: boolean, fieldValidation: FieldValidation, dryRun: boolean) {
+export function applyTo(h: HandlerContext, body: ApplyPatchBody, fieldManager: string, force: boolean, fieldValidation: FieldValidation, dryRun: boolean) {
   const { store, info } = h.served;
+  const { config } = body;
   const ctx = h.requestContext(dryRun);
+  const warned = { done: false };
   return (current: ApiObject | null): ApiObject => {
     checkConfig(h, config);
     const scope = {
@@ -84,6 +105,8 @@ export function applyTo(h: HandlerContext, config: JsonObject, fieldManager: str
       const nn = `${typeof meta.namespace === 'string' ? meta.namespace : ''}/${typeof meta.name === 'string' ? meta.name : ''}`;
       throw errors.plain(500, `failed to create typed patch object (${nn}; ${info.group}/${info.version}, Kind=${info.kind}): ${e.message}`);
     }
+    checkStrictDecoding(h, body, fieldValidation, warned);
+    if (!current) refuseUidOnCreate(h, config);
     const obj = result.object as ApiObject;
     const meta = (obj.metadata ??= {});
     if (result.managedFields) meta.managedFields = result.managedFields;
@@ -94,6 +117,13 @@ export function applyTo(h: HandlerContext, config: JsonObject, fieldManager: str
     if (!current) authorizeCreate(h);
     return out;
   };
+}
+
+/** Upstream's patcher: a configuration naming a uid cannot create (409 Conflict). */
+function refuseUidOnCreate(h: HandlerContext, config: JsonObject): void {
+  const uid = isJsonObject(config.metadata) ? config.metadata.uid : undefined;
+  if (typeof uid !== 'string' || uid === '') return;
+  throw errors.conflict(h.served.store.groupResource, h.info.name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
 }
 
 /** Creating through apply also needs `create` (upstream: 403 naming the resource, the authorizer's reason). */

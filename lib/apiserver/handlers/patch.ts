@@ -37,9 +37,9 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
   h.dryRun = opts.dryRun;
   const body = await h.readBody();
   if (isApply) {
-    const config = decodeApplyPatch(h, body, opts.fieldValidation);
-    h.audit?.setRequestPatch(config);
-    const fn = applyTo(h, config, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
+    const applyBody = decodeApplyPatch(body, opts.fieldValidation);
+    h.audit?.setRequestPatch(applyBody.config);
+    const fn = applyTo(h, applyBody, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
     const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { forceAllowCreate: true, applied: true });
     writeObject(h.req, h.res, created ? 201 : 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
     return;
