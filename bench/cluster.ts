@@ -140,14 +140,15 @@ export interface ExtraApiserver {
 /**
  * Another svc-apiserver on the cluster's etcd, serving with the first one's CA, serving
  * certificate and service-account key (--cert-dir, where the first one generated sa.key), plus
- * extraArgs (e.g. another --authorization-mode). Its log goes to the cluster's dir.
+ * extraArgs (e.g. another --authorization-mode). Its log goes to the cluster's dir. root: the
+ * repository whose build runs (another revision's, for a baseline).
  */
-export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly string[], maxSockets: number): Promise<ExtraApiserver> {
+export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly string[], maxSockets: number, root = repoRoot): Promise<ExtraApiserver> {
   const port = await freePort();
   const pki = cluster.pkiDir;
   const logFile = join(cluster.dir, `apiserver-${port}.log`);
   const args = [
-    join(repoRoot, 'bin/svc-apiserver'),
+    join(root, 'bin/svc-apiserver'),
     `--etcd-servers=${cluster.etcd.endpoint}`,
     '--bind-address=127.0.0.1',
     `--secure-port=${port}`,

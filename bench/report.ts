@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthzResult } from './authz';
 import type { CsrResult } from './csr';
+import { fieldTrackingTargets, renderFieldTracking, type FieldTrackingResult } from './fieldTracking';
 import type { LoadResult, CpuUse } from './load';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
@@ -42,6 +43,8 @@ export interface Results {
   authz?: AuthzResult;
   /** Certificate issuance through svc-controller-manager, and CsrSigner.sign in-process. */
   csr?: CsrResult;
+  /** managedFields on every write vs the previous release; the apply round trip. */
+  fieldTracking?: FieldTrackingResult;
   targets?: Target[];
   error?: string;
 }
@@ -79,6 +82,7 @@ export function evaluateTargets(r: Results): Target[] {
     const x = m.perObjectBytes / m.objectJsonBytes;
     t.push({ name: 'RSS per stored object (after a full list)', target: '≤ 3 × JSON size', value: `${x.toFixed(2)} × ${m.objectJsonBytes} B`, met: x <= 3 });
   }
+  if (r.fieldTracking) t.push(...fieldTrackingTargets(r.fieldTracking));
   return t;
 }
 
@@ -166,6 +170,7 @@ export function renderTable(r: Results): string {
       ['server CPU seconds', s.cpu.apiserver.toFixed(1), b.cpu.apiserver.toFixed(1), ''],
     ]);
   }
+  if (r.fieldTracking) out += `\n\n${renderFieldTracking(r.fieldTracking, table)}`;
   if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (r.csr) out += `\n\n${csrTable(r.csr)}`;
   if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;

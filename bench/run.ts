@@ -12,6 +12,7 @@ import type { Etcd3 } from 'etcd3';
 import { findEtcdBinary } from '../lib/etcd/testing/etcdServer';
 import { runAuthz } from './authz';
 import { runCsr } from './csr';
+import { defaultTrackingBaseline, runFieldTracking } from './fieldTracking';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
@@ -53,9 +54,14 @@ const defaults = {
   csrConcurrency: 16,
   /** In-process CsrSigner.sign calls per request key type. */
   csrSignatures: 500,
+  /** Field tracking phase: the revision compared against (built into .cache/bench-baseline/). */
+  trackingBaseline: defaultTrackingBaseline,
+  /** Field tracking phase: creates (then updates) per side and round, and rounds (median). */
+  trackingObjects: 2000,
+  trackingRounds: 3,
   /** Small counts for a smoke run. */
   quick: false,
-  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,authz,csr (gets, lists and bare imply creates). */
+  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,tracking,authz,csr (gets, lists and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -81,7 +87,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200 };
+    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -107,7 +113,7 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'authz', 'csr'];
+const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'tracking', 'authz', 'csr'];
 
 /** What every phase needs. */
 interface Ctx {
@@ -148,6 +154,8 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
     if (phases.has('creates')) await objectPhases(ctx, phases);
     if (phases.has('bare')) await barePhase(ctx);
     if (phases.has('watch')) await watchPhase(ctx);
+    // Runs the previous release's apiserver beside this one, on the same etcd.
+    if (phases.has('tracking')) await trackingPhase(ctx);
     // Last: it adds RBAC objects and runs a second apiserver, which nothing before should see.
     if (phases.has('authz')) await authzPhase(ctx);
     // After authz too: it starts a controller manager, whose controllers then act on the cluster.
@@ -268,6 +276,21 @@ async function watchPhase(ctx: Ctx): Promise<void> {
   } finally {
     watchClient.close();
   }
+}
+
+/** managedFields cost vs the previous release, and the apply round trip (bench/fieldTracking.ts). */
+async function trackingPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  ctx.results.fieldTracking = await runFieldTracking({
+    cluster: ctx.cluster,
+    admin: ctx.api,
+    baselineRevision: cfg.trackingBaseline,
+    rounds: cfg.trackingRounds,
+    objects: cfg.trackingObjects,
+    concurrency: cfg.concurrency,
+    pad: cfg.pad,
+    log: step,
+  });
 }
 
 /** RBAC vs AlwaysAllow for a non-masters user's GETs (bench/authz.ts). */
