@@ -5,7 +5,7 @@ import { FieldSet } from './fieldSet';
 import { fieldSetOf } from './fieldSetOf';
 import { decodeFieldsV1, encodeFieldsV1 } from './fieldsV1';
 import type { Path } from './pathElement';
-import { comparePathElements, deserializePathElement, pathString, pe, serializePathElement } from './pathElement';
+import { comparePathElements, compareStrings, deserializePathElement, pathString, pe, serializePathElement } from './pathElement';
 
 const Cond = defineObject({ name: 'Cond', fields: { type: s.string(), status: s.string(), reason: s.string() } });
 const Port = defineObject({ name: 'Port', fields: { port: s.int32(), protocol: s.string(), name: s.string() } });
@@ -30,6 +30,13 @@ const Obj = defineObject({ name: 'Obj', fields: { apiVersion: s.string(), kind: 
 
 const f = pe.field;
 const paths = (set: FieldSet) => set.paths().map(pathString);
+
+describe('compareStrings (Go byte order of UTF-8)', () => {
+  const samples = ['', 'a', 'ab', 'b', 'B', 'é', 'z\u00ff', '\ue000', '\uffff', '\u{10000}', '\u{1f600}x', 'a\u{1f600}', 'a\uffff'];
+  it.each(samples.flatMap((x) => samples.map((y) => [x, y])))('%j vs %j', (x, y) => {
+    expect(compareStrings(x, y)).toBe(Math.sign(Buffer.compare(Buffer.from(x, 'utf8'), Buffer.from(y, 'utf8'))));
+  });
+});
 
 describe('path elements', () => {
   it.each<[string, ReturnType<typeof pe.field>, string, string]>([
@@ -78,6 +85,20 @@ describe('FieldSet', () => {
     expect(new FieldSet().isEmpty()).toBe(true);
     expect(x.difference(x).isEmpty()).toBe(true);
     expect(x.size()).toBe(2);
+  });
+  // Upstream's RecursiveDifference: a member goes when it or any prefix of it is in the other set.
+  it.each<[string, Path[], Path[], string[]]>([
+    ['nothing to remove', [spec, a, b], [], ['.spec', '.spec.a', '.spec.b']],
+    ['a prefix removes its subtree', [spec, a, b, [f('status')]], [spec], ['.status']],
+    ['a member only', [spec, a, b], [a], ['.spec', '.spec.b']],
+    ['a non-member path reaching deeper removes only below', [spec, a, [f('spec'), f('a'), f('x')]], [[f('spec'), f('a'), f('x')]], ['.spec', '.spec.a']],
+    ['paths absent from the set change nothing', [a], [[f('metadata')]], ['.spec.a']],
+  ])('withoutPrefixes: %s', (_n, members, prefixes, want) => {
+    const x = new FieldSet(members);
+    const out = x.withoutPrefixes(new FieldSet(prefixes));
+    expect(paths(out)).toEqual(want);
+    out.insert([f('new')]);
+    expect(x.has([f('new')])).toBe(false);
   });
   it('iterates a level\'s members before descending (upstream order)', () => {
     const x = new FieldSet([[f('b'), f('c')], [f('a'), f('z')], [f('c')]]);

@@ -30,7 +30,19 @@ export const pe = {
 /** Go's strings.Compare: byte order of the UTF-8 encodings. */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 unit order is code point (= UTF-8 byte) order except between a surrogate, which
+    // stands for a code point ≥ U+10000, and a unit in U+E000–U+FFFF.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys && (xs ? y >= 0xe000 : x >= 0xe000)) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : 1;
 }
 
 const kindRank = { field: 0, key: 1, value: 2, index: 3 } as const;
