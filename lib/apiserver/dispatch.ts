@@ -170,7 +170,11 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     if (!served) throw errors.routeNotFound();
     // Tables are converted for reads only; a Table clause on a write is skipped (docs/design.md).
     output = {
-      ...chooseOutput(req.headers.accept, isPrettyRequested(req, query), { tables: isStored(served) && tableVerbs.has(info.verb), watch: info.verb === 'watch' }),
+      ...chooseOutput(req.headers.accept, isPrettyRequested(req, query), {
+        tables: isStored(served) && tableVerbs.has(info.verb),
+        watch: info.verb === 'watch',
+        cbor: cfg.features.isEnabled('CBORServingAndStorage'),
+      }),
       schemas: cfg.resources.schemaForKind,
     };
     const createOnly = info.verb === 'create' ? cfg.resources.createOnlyEndpoint(served.info, info.subresource) : undefined;
@@ -276,7 +280,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
 /** The output for errors written before the endpoint is known: JSON when nothing else fits. */
 function errorOutput(cfg: DispatchConfig, req: IncomingMessage, pretty: boolean): OutputFormat {
   try {
-    return { ...chooseOutput(req.headers.accept, pretty), schemas: cfg.resources.schemaForKind };
+    return { ...chooseOutput(req.headers.accept, pretty, { cbor: cfg.features.isEnabled('CBORServingAndStorage') }), schemas: cfg.resources.schemaForKind };
   } catch {
     return jsonOutput(pretty);
   }

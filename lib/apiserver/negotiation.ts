@@ -3,6 +3,8 @@
 // asked for), or a Table in JSON or YAML where the endpoint offers one; 406 otherwise. The
 // clause order, wildcards and parameters follow apimachinery (lib/codec/negotiate.ts).
 import { groups, stockClientMetaGroup } from '../api/product';
+import { cborMediaType } from '../codec/decode';
+import { cborSequenceMediaType } from '../codec/cborWatch';
 import {
   jsonMediaType,
   negotiate,
@@ -26,10 +28,14 @@ const objectTypes: readonly SupportedMediaType[] = [jsonMediaType, yamlMediaType
 /** Watch streams exist for JSON and Protobuf only (YAML has no stream form). */
 const streamTypes: readonly SupportedMediaType[] = [jsonMediaType, protobufMediaTypeInfo, ...protobufAliasMediaTypes];
 
-const listed = (types: readonly SupportedMediaType[], suffix: string): string =>
+/** CBOR comes last (the gate adds its serializer after the built-in ones). */
+const cborMediaTypeInfo: SupportedMediaType = { format: 'cbor', mediaType: cborMediaType, streams: true };
+
+/** A 406 list: CBOR's stream form is its own media type (upstream MediaTypesForSerializer). */
+const listed = (types: readonly SupportedMediaType[], watch: boolean): string =>
   types
     .filter((t) => !protobufAliasMediaTypes.includes(t))
-    .map((t) => `${t.mediaType}${suffix}`)
+    .map((t) => (watch ? (t.format === 'cbor' ? cborSequenceMediaType : `${t.mediaType};stream=watch`) : t.mediaType))
     .join(', ');
 
 export interface ChooseOptions {
@@ -39,6 +45,8 @@ export interface ChooseOptions {
   watch?: boolean;
   /** Protobuf is offered (default); discovery documents have no Protobuf schema here. */
   protobuf?: boolean;
+  /** CBOR is offered (the CBORServingAndStorage gate). Default false. */
+  cbor?: boolean;
 }
 
 /**
@@ -46,7 +54,8 @@ export interface ChooseOptions {
  * offered, so their clause is skipped and a later clause wins.
  */
 export function chooseOutput(accept: string | undefined, pretty: boolean, opts: ChooseOptions = {}): OutputFormat {
-  const all = opts.watch ? streamTypes : objectTypes;
+  const base = opts.watch ? streamTypes : objectTypes;
+  const all = opts.cbor === true ? [...base, cborMediaTypeInfo] : base;
   const supported = opts.protobuf === false ? all.filter((t) => t.format !== 'protobuf') : all;
   const r = negotiate(accept?.trim() ? accept : undefined, {
     supported,
@@ -58,9 +67,9 @@ export function chooseOutput(accept: string | undefined, pretty: boolean, opts: 
       tableVersions.includes(t.version),
   });
   if (!r) {
-    throw errors.notAcceptable(`only the following media types are accepted: ${listed(supported, opts.watch ? ';stream=watch' : '')}`);
+    throw errors.notAcceptable(`only the following media types are accepted: ${listed(supported, opts.watch === true)}`);
   }
-  const out: OutputFormat = { format: r.format === 'yaml' ? 'yaml' : r.format === 'protobuf' ? 'protobuf' : 'json', mediaType: r.mediaType, pretty: pretty || r.pretty };
+  const out: OutputFormat = { format: r.format, mediaType: r.mediaType, pretty: pretty || r.pretty };
   if (r.convert) out.table = { group: r.convert.group, version: r.convert.version };
   return out;
 }

@@ -10,34 +10,38 @@ import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
 import { revalidateObject } from './body';
 import { checkName } from './checkName';
-import { applyTo, decodeApplyPatch } from './applyPatch';
+import { applyTo, decodeApplyPatch, decodeApplyPatchCbor } from './applyPatch';
 import { parseWriteOptions } from './writeOptions';
 
-// Upstream's order (the 415 text lists them so).
+// Upstream's order (the 415 text lists them so); CBOR apply only with CBORServingAndStorage.
+// JSON, merge and strategic patches have no CBOR form: such a body is a 415 like any other.
 const patchTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
   'application/apply-patch+yaml',
+  'application/apply-patch+cbor',
 ] as const;
 type PatchType = (typeof patchTypes)[number];
 
 function patchTypeOf(h: HandlerContext): PatchType {
+  const cbor = h.features.isEnabled('CBORServingAndStorage');
+  const supported = cbor ? patchTypes : patchTypes.filter((t) => t !== 'application/apply-patch+cbor');
   const ct = String(h.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if ((patchTypes as readonly string[]).includes(ct)) return ct as PatchType;
-  throw errors.unsupportedMediaType(patchTypes.join(', '));
+  if ((supported as readonly string[]).includes(ct)) return ct as PatchType;
+  throw errors.unsupportedMediaType(supported.join(', '));
 }
 
 export async function handlePatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const type = patchTypeOf(h);
-  const isApply = type === 'application/apply-patch+yaml';
+  const isApply = type === 'application/apply-patch+yaml' || type === 'application/apply-patch+cbor';
   h.isApply = isApply;
   const opts = parseWriteOptions(h.query, 'PatchOptions', isApply ? 'apply' : 'other');
   h.dryRun = opts.dryRun;
   const body = await h.readBody();
   if (isApply) {
-    const config = decodeApplyPatch(h, body, opts.fieldValidation);
+    const config = type === 'application/apply-patch+cbor' ? decodeApplyPatchCbor(body) : decodeApplyPatch(h, body, opts.fieldValidation);
     h.audit?.setRequestPatch(config);
     const fn = applyTo(h, config, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
     const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { forceAllowCreate: true, applied: true });
