@@ -48,12 +48,27 @@ describe('chooseOutput', () => {
     expect(chooseOutput(accept, false, { watch: true })).toMatchObject({ mediaType: want });
   });
 
+  test.each<[string, boolean, string]>([
+    ['application/cbor', false, 'application/cbor'],
+    ['application/cbor', true, 'application/cbor'],
+    ['application/*;q=0.5, application/cbor', false, 'application/cbor'],
+    ['*/*', false, 'application/json'],
+  ])('CBOR on: Accept %p (watch %p) → %s', (accept, watch, want) => {
+    expect(chooseOutput(accept, false, { cbor: true, watch })).toMatchObject({ format: want === 'application/cbor' ? 'cbor' : 'json', mediaType: want });
+  });
+
   test.each<[string, Parameters<typeof chooseOutput>[2], string]>([
     ['text/html', {}, 'application/json, application/yaml, application/vnd.svc.protobuf'],
     ['application/yaml', { watch: true }, 'application/json;stream=watch, application/vnd.svc.protobuf;stream=watch'],
     ['application/vnd.svc.protobuf', { protobuf: false }, 'application/json, application/yaml'],
     // A Table is never encoded as Protobuf (AllowsMediaTypeTransform: JSON or YAML only).
     ['application/vnd.svc.protobuf;as=Table;v=v1;g=meta.svc.io', { tables: true }, 'application/json, application/yaml, application/vnd.svc.protobuf'],
+    // CBORServingAndStorage off: CBOR is not offered at all.
+    ['application/cbor', {}, 'application/json, application/yaml, application/vnd.svc.protobuf'],
+    // On: listed last; its stream form is its own type; cbor-seq is not an Accept value upstream.
+    ['text/html', { cbor: true }, 'application/json, application/yaml, application/vnd.svc.protobuf, application/cbor'],
+    ['application/cbor-seq', { cbor: true, watch: true }, 'application/json;stream=watch, application/vnd.svc.protobuf;stream=watch, application/cbor-seq'],
+    ['application/cbor;as=Table;v=v1;g=meta.svc.io', { cbor: true, tables: true }, 'application/json, application/yaml, application/vnd.svc.protobuf, application/cbor'],
   ])('406 for %p (%p) lists %s', (accept, opts, list) => {
     expect(() => chooseOutput(accept, false, opts)).toThrow(`only the following media types are accepted: ${list}`);
   });
