@@ -29,10 +29,34 @@ describe('chooseOutput', () => {
     ['application/yaml;as=Table;v=v1;g=meta.svc.io', true, { group: 'meta.svc.io', version: 'v1' }],
     ['application/json;as=Table;v=v2;g=meta.svc.io, application/json', true, undefined],
     ['application/json;as=Table;v=v1;g=meta.example.io, application/yaml', true, undefined],
-    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', true, undefined],
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', true, undefined], // not a Table
     ['application/json;q=0.5, application/json;as=Table;v=v1;g=meta.svc.io', true, { group: 'meta.svc.io', version: 'v1' }],
   ])('Accept %p (tables %p) → table %p', (accept, tables, want) => {
     expect(chooseOutput(accept, false, { tables }).table).toEqual(want);
+  });
+
+  test.each<[string, boolean, unknown]>([
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', true, { kind: 'PartialObjectMetadata', group: 'meta.svc.io', version: 'v1' }],
+    // client-go's metadata client: Protobuf first, under the upstream group.
+    [
+      'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+      true,
+      { kind: 'PartialObjectMetadataList', group: 'meta.k8s.io', version: 'v1' },
+    ],
+    ['application/yaml;as=PartialObjectMetadata;v=v1beta1;g=meta.k8s.io', true, { kind: 'PartialObjectMetadata', group: 'meta.k8s.io', version: 'v1beta1' }],
+    ['application/json;as=PartialObjectMetadata;v=v2;g=meta.svc.io, application/json', true, undefined],
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', false, undefined],
+  ])('Accept %p (conversions %p) → partial %p', (accept, tables, want) => {
+    expect(chooseOutput(accept, false, { tables }).partial).toEqual(want);
+  });
+
+  test('PartialObjectMetadata in CBOR and Protobuf keeps the binary media type', () => {
+    expect(chooseOutput('application/cbor;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', false, { tables: true, cbor: true })).toMatchObject({ format: 'cbor', partial: { kind: 'PartialObjectMetadata' } });
+    expect(chooseOutput('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', false, { tables: true })).toMatchObject({
+      format: 'protobuf',
+      mediaType: 'application/vnd.kubernetes.protobuf',
+      partial: { kind: 'PartialObjectMetadata' },
+    });
   });
 
   test('a Table-only Accept on an endpoint without tables → 406', () => {

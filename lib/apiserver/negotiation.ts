@@ -1,6 +1,7 @@
-// Accept-header negotiation for API responses (spec §4.4, wire-formats.md §2): JSON, YAML or
+// Accept-header negotiation for API responses (spec §4.4, wire-formats.md §2): JSON, YAML,
 // Protobuf (under our name or the upstream alias stock clients send, answered under the name
-// asked for), or a Table in JSON or YAML where the endpoint offers one; 406 otherwise. The
+// asked for) or, with CBORServingAndStorage, CBOR; a Table in JSON or YAML, or
+// PartialObjectMetadata(List) in any of them, where the endpoint converts; 406 otherwise. The
 // clause order, wildcards and parameters follow apimachinery (lib/codec/negotiate.ts).
 import { groups, stockClientMetaGroup } from '../api/product';
 import { cborMediaType } from '../codec/decode';
@@ -14,6 +15,7 @@ import {
   type SupportedMediaType,
 } from '../codec/negotiate';
 import { errors } from '../machinery/errors';
+import type { PartialKind } from './partialObjectMetadata';
 import type { OutputFormat } from './respond';
 
 /**
@@ -25,7 +27,7 @@ const tableVersions: readonly string[] = ['v1', 'v1beta1'];
 
 /** Server preference order (wildcards pick the first): JSON, YAML, Protobuf. */
 const objectTypes: readonly SupportedMediaType[] = [jsonMediaType, yamlMediaType, protobufMediaTypeInfo, ...protobufAliasMediaTypes];
-/** Watch streams exist for JSON and Protobuf only (YAML has no stream form). */
+/** Watch streams exist for JSON, Protobuf and CBOR (YAML has no stream form). */
 const streamTypes: readonly SupportedMediaType[] = [jsonMediaType, protobufMediaTypeInfo, ...protobufAliasMediaTypes];
 
 /** CBOR comes last (the gate adds its serializer after the built-in ones). */
@@ -39,7 +41,10 @@ const listed = (types: readonly SupportedMediaType[], watch: boolean): string =>
     .join(', ');
 
 export interface ChooseOptions {
-  /** The endpoint converts to Table (upstream AllowsMediaTypeTransform: JSON or YAML only). */
+  /**
+   * The endpoint converts its answers (upstream AllowsMediaTypeTransform with a TableConvertor):
+   * to Table in JSON or YAML, and to PartialObjectMetadata(List) in any media type.
+   */
   tables?: boolean;
   /** A watch: only types with a stream form are offered. */
   watch?: boolean;
@@ -49,10 +54,9 @@ export interface ChooseOptions {
   cbor?: boolean;
 }
 
-/**
- * The output for a request. Conversions other than Table (PartialObjectMetadata, …) are not
- * offered, so their clause is skipped and a later clause wins.
- */
+const partialKinds: readonly string[] = ['PartialObjectMetadata', 'PartialObjectMetadataList'];
+
+/** The output for a request. Conversions the endpoint does not offer skip their clause. */
 export function chooseOutput(accept: string | undefined, pretty: boolean, opts: ChooseOptions = {}): OutputFormat {
   const base = opts.watch ? streamTypes : objectTypes;
   const all = opts.cbor === true ? [...base, cborMediaTypeInfo] : base;
@@ -61,15 +65,15 @@ export function chooseOutput(accept: string | undefined, pretty: boolean, opts: 
     supported,
     allowsConversion: (t, media) =>
       opts.tables === true &&
-      (media.format === 'json' || media.format === 'yaml') &&
-      t.kind === 'Table' &&
       tableGroups.includes(t.group) &&
-      tableVersions.includes(t.version),
+      tableVersions.includes(t.version) &&
+      ((t.kind === 'Table' && (media.format === 'json' || media.format === 'yaml')) || partialKinds.includes(t.kind)),
   });
   if (!r) {
     throw errors.notAcceptable(`only the following media types are accepted: ${listed(supported, opts.watch === true)}`);
   }
   const out: OutputFormat = { format: r.format, mediaType: r.mediaType, pretty: pretty || r.pretty };
-  if (r.convert) out.table = { group: r.convert.group, version: r.convert.version };
+  if (r.convert?.kind === 'Table') out.table = { group: r.convert.group, version: r.convert.version };
+  else if (r.convert) out.partial = { kind: r.convert.kind as PartialKind, group: r.convert.group, version: r.convert.version };
   return out;
 }

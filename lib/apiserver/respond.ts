@@ -8,6 +8,7 @@ import { encodeProtobuf } from '../codec/protobuf';
 import type { ObjectSchema } from '../api/schema';
 import { ApiError, errors } from '../machinery/errors';
 import type { KindSchemas } from './kindSchemas';
+import type { PartialTarget } from './partialObjectMetadata';
 import type { TableTarget } from './tableOutput';
 import { warningHeaderValue } from './warningHeader';
 
@@ -20,6 +21,8 @@ export interface OutputFormat {
   pretty: boolean;
   /** The client asked for a Table (as=Table;g=…;v=…) in this media type. */
   table?: TableTarget;
+  /** The client asked for PartialObjectMetadata(List) (as=…;g=…;v=…) in this media type. */
+  partial?: PartialTarget;
   /** Schemas by apiVersion and kind, which the Protobuf and CBOR encodings need. */
   schemas?: KindSchemas;
 }

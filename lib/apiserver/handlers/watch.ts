@@ -12,6 +12,8 @@ import { cborSequenceMediaType, cborWatchEvent } from '../../codec/cborWatch';
 import type { KindSchemas } from '../kindSchemas';
 import { protobufWatchFrame } from '../../codec/protobufWatch';
 import { asTable, type TableOptions } from '../tableOutput';
+import { asPartialObjectMetadata } from '../partialObjectMetadata';
+import type { ApiObject, Status } from '../../api';
 import { tableOptionsFor } from '../tableResponse';
 import { watchRequestFromQuery } from './listQuery';
 
@@ -55,7 +57,13 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
   const tableOpts = tableOptionsFor(h);
   const protobuf = h.output.format === 'protobuf';
   const cbor = h.output.format === 'cbor';
-  const toFrame = tableOpts ? tableFramer(tableOpts, h.now) : protobuf ? protobufFramer(h.output.schemas) : cbor ? cborFramer(h.output.schemas) : frame;
+  const framer = tableOpts ? tableFramer(tableOpts, h.now) : protobuf ? protobufFramer(h.output.schemas) : cbor ? cborFramer(h.output.schemas) : frame;
+  // as=PartialObjectMetadata: each event's object reduced to its metadata. The list form cannot
+  // transform a single object; upstream's watch encoder then sends the object as it is.
+  const partial = h.output.partial?.kind === 'PartialObjectMetadata' ? h.output.partial : undefined;
+  const toFrame = partial
+    ? (e: ApiWatchEvent): Buffer => framer({ type: e.type, object: asPartialObjectMetadata(e.object, partial, info) as ApiObject | Status })
+    : framer;
   // Upstream: the serializer's media type, with ";stream=watch" for all but JSON; a client that
   // accepted application/cbor gets the conformant application/cbor-seq.
   const contentType = protobuf ? `${h.output.mediaType};stream=watch` : cbor ? cborSequenceMediaType : 'application/json';
