@@ -1,7 +1,9 @@
 // CBOR through raw HTTPS (wire-formats.md §6) with the alpha CBORServingAndStorage gate on and
 // off: application/cbor objects, lists and Status errors (self-described tag first), CBOR
 // create/update bodies, application/apply-patch+cbor, application/cbor-seq watches, the strict
-// decoder's 400s, and the 406/415 answers with upstream's lists.
+// decoder's 400s, the 406/415 answers with upstream's lists, and stock client-go (kubectl with its
+// CBOR client gates) decoding our CBOR lists and watch streams with the real fxamacker decoder.
+import { execFile } from 'node:child_process';
 import https from 'node:https';
 import { selfsubjectreviews, tokenRequestKind, TokenRequestSchema, type ObjectSchema } from '../../lib/api';
 import { buildKindSchemas } from '../../lib/apiserver/kindSchemas';
@@ -10,7 +12,8 @@ import { encodeCBOR } from '../../lib/codec/cborEncode';
 import { splitCBORSequence } from '../../lib/codec/cborParse';
 import { normalize } from '../../lib/codec/normalize';
 import { builtinStrategies } from '../../lib/registry/builtin';
-import { startCluster, TestCluster, type Response } from './support/apiserver';
+import { eventually, startCluster, TestCluster, type Response } from './support/apiserver';
+import { kubectlMinor } from './support/kubectlBinaries';
 import { csrManifest, csrPath, signers } from './support/csrs';
 import { makeCsr } from './support/openssl';
 
@@ -234,6 +237,32 @@ describe('CBOR with CBORServingAndStorage=true', () => {
     const mine = events.filter((e) => e.object.metadata?.name === 'watched');
     expect(mine.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     expect(mine[1].object).toMatchObject({ kind: 'ServiceAccount', apiVersion: 'v1', metadata: { labels: { x: 'y' } } });
+  });
+});
+
+describe('stock kubectl (client-go with ClientsAllowCBOR and ClientsPreferCBOR) reads our CBOR', () => {
+  test.each(['1.32', '1.33'])('kubectl %s wait: the dynamic client lists in application/cbor and watches in application/cbor-seq', async (minor) => {
+    const api = on.apiserver;
+    const name = `kc-${minor.replace('.', '-')}`;
+    expect((await api.request('POST', cms, { body: { metadata: { name }, data: { a: 'b' } } })).status).toBe(201);
+    let out = '';
+    const done = new Promise<number>((resolve) => {
+      const child = execFile(
+        kubectlMinor(minor),
+        [`--kubeconfig=${api.kubeconfig}`, 'wait', `--for=jsonpath={.data.a}=c`, `cm/${name}`, '-n', 'cb', '--timeout=30s', '-v=8'],
+        { env: { ...process.env, KUBE_FEATURE_ClientsAllowCBOR: 'true', KUBE_FEATURE_ClientsPreferCBOR: 'true' }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+        (err) => resolve(err ? Number((err as { code?: number }).code ?? 1) : 0),
+      );
+      child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    });
+    // The watch is open once client-go logged its response headers.
+    await eventually(async () => /Content-Type: application\/cbor-seq/.test(out), 20_000, `kubectl's CBOR watch (got: ${out.slice(-2000)})`);
+    expect((await api.request('PATCH', `${cms}/${name}`, { body: { data: { a: 'c' } }, contentType: 'application/merge-patch+json' })).status).toBe(200);
+    expect(await done).toBe(0);
+    expect(out).toContain(`configmap/${name} condition met`);
+    expect(out).toMatch(/Accept: application\/json;q=0.9,application\/cbor;q=1/);
+    expect(out).toMatch(/Content-Type: application\/cbor\n/);
   });
 });
 
