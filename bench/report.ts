@@ -110,7 +110,10 @@ function formatTargets(f: FormatsResult): Target[] {
 /** Bytes and ms per pass in each format, with the ≤ 20%-slower target beside each binary figure. */
 function formatsTable(r: Results): string {
   const f = r.formats!;
-  const rows: string[][] = [['format', 'GET bytes', 'GET p50 ms', 'GETs/s', 'GET vs JSON', 'met', `list ${f.objects} bytes`, 'list p50 ms', 'list vs JSON', 'met']];
+  const rows: string[][] = [
+    ['format', 'GET bytes', 'GET p50 ms', 'GETs/s', 'srv CPU µs/GET', 'GET vs JSON', 'met', `list ${f.objects} bytes`, 'list p50 ms', 'srv CPU ms/list', 'list vs JSON', 'met'],
+  ];
+  const cpuPer = (p: { cpu: { apiserver: number }; ops: number }, scale: number): string => (p.ops ? ((p.cpu.apiserver / p.ops) * scale).toFixed(scale === 1e6 ? 0 : 1) : '');
   const json = f.results.JSON;
   for (const { name } of formats) {
     const x = f.results[name];
@@ -120,7 +123,18 @@ function formatsTable(r: Results): string {
       const ratio = x[pass].latencyMs.p50 / json[pass].latencyMs.p50;
       return [`${ratio.toFixed(2)} ×`, ratio <= maxSlowdownVsJson ? 'yes' : 'NO'];
     };
-    rows.push([name, String(x.get.bytes), String(x.get.latencyMs.p50), num(x.get.opsPerSec), ...cmp('get'), String(x.list.bytes), String(x.list.latencyMs.p50), ...cmp('list')]);
+    rows.push([
+      name,
+      String(x.get.bytes),
+      String(x.get.latencyMs.p50),
+      num(x.get.opsPerSec),
+      cpuPer(x.get, 1e6),
+      ...cmp('get'),
+      String(x.list.bytes),
+      String(x.list.latencyMs.p50),
+      cpuPer(x.list, 1e3),
+      ...cmp('list'),
+    ]);
   }
   return `Response formats (same objects; target: each binary format ≤ ${maxSlowdownVsJson} × JSON's p50 ms):\n${table(rows)}`;
 }
@@ -270,7 +284,7 @@ const notes = [
   'Watch latency = event arrival in the bench − time the write was sent (open loop, fixed rate), so it includes the write and the bench\'s own decoding.',
   'Authorization overhead: closed loop, so the p50 difference includes queueing; apiserver CPU µs per GET is the per-request cost. AlwaysAllow is a second, freshly started apiserver on the same etcd; system:masters skips RBAC in the same process.',
   'Certificate issuance: latency is create sent → the certificate\'s watch event in the bench (approval SubjectAccessReview, /approval, signature, /status and watch deliveries included); in-process signing is CsrSigner.sign alone, one at a time.',
-  'Response formats: JSON, Protobuf and CBOR passes run one after another on the same objects and machine, so the ratios are noisy (other load shifts between passes); the apiserver runs with CBORServingAndStorage=true for them.',
+  'Response formats: JSON, Protobuf and CBOR take turns (1 s GET slices, single lists; p50 = median of the slices\' p50s) on the same objects, so load from elsewhere falls on each alike, but on a shared machine the ratios stay noisy; apiserver CPU per request is the steadier figure. The apiserver runs with CBORServingAndStorage=true for them.',
   'RSS per stored object: the apiserver\'s RSS growth over creating, getting and listing N objects, ÷ N: the watch cache\'s retained bytes plus heap high-water (noisy; see JSON for the split).',
 ];
 

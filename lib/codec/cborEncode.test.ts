@@ -61,6 +61,11 @@ describe('CBOR encoder: byte-exact items (upstream modes.Encode choices)', () =>
     expect(hex(encodeCBORItem({ bb: 1, c: 2, a: 3 }, undefined, { sorted: true }))).toBe('a3416103416302426262' + '01');
   });
 
+  it('compares encoded bytes, not code units, for non-ASCII keys in the deterministic mode', () => {
+    // b"z" (1 byte) < b"aa" < b"\xc3\xa9" ("é", 2 bytes).
+    expect(hex(encodeCBORItem({ é: 1, aa: 2, z: 3 }, undefined, { sorted: true }))).toBe('a3417a034261610242c3a901');
+  });
+
   it('writes []byte fields as tag 22 around the raw bytes, in maps too', () => {
     expect(hex(encodeCBORItem({ data: 'AQID', blobs: { k: '' } }, Sample))).toBe('a24464617461d64301020345626c6f6273a1416bd640');
   });

@@ -158,17 +158,56 @@ function writeNumber(out: Out, v: number): void {
 
 /** Encoded key bytes, for the deterministic order: shorter first, then bytewise (RFC 8949 §4.2.1). */
 function compareKeys(a: string, b: string): number {
+  // ASCII keys (nearly all): byte length is the string length, bytewise order is code unit order.
+  if (isAscii(a) && isAscii(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
   const ab = Buffer.from(a, 'utf8');
   const bb = Buffer.from(b, 'utf8');
   return ab.length - bb.length || Buffer.compare(ab, bb);
 }
 
-function childField(field: FieldSchema | undefined, key: string): FieldSchema | undefined {
-  if (!field) return undefined;
-  if (field.type === 'object') return field.ref().fields[key];
-  if (field.type === 'map') return field.values;
-  if (field.type === 'any') return field;
-  return undefined;
+/** A struct field's encoded key (a byte string head + name) and schema, computed once per schema. */
+interface FieldPlan {
+  key: Buffer;
+  field: FieldSchema;
+}
+
+const plans = new WeakMap<ObjectSchema, Map<string, FieldPlan>>();
+
+function keyBytes(name: string): Buffer {
+  const k = new Out(name.length + 9);
+  k.string(name);
+  return Buffer.from(k.finish());
+}
+
+function planFor(schema: ObjectSchema): Map<string, FieldPlan> {
+  let p = plans.get(schema);
+  if (!p) {
+    p = new Map(Object.entries(schema.fields).map(([name, field]) => [name, { key: keyBytes(name), field }]));
+    plans.set(schema, p);
+  }
+  return p;
+}
+
+function definedKeys(obj: Record<string, unknown>, sorted: boolean): string[] {
+  const keys: string[] = [];
+  for (const k in obj) if (Object.hasOwn(obj, k) && obj[k] !== undefined) keys.push(k);
+  return sorted ? keys.sort(compareKeys) : keys;
+}
+
+function writeStruct(out: Out, obj: Record<string, unknown>, schema: ObjectSchema, sorted: boolean): void {
+  const plan = planFor(schema);
+  const keys = definedKeys(obj, sorted);
+  out.head(MAJOR_MAP, keys.length);
+  for (const k of keys) {
+    const p = plan.get(k);
+    if (p) {
+      out.bytes(p.key);
+      writeValue(out, obj[k], p.field, sorted);
+    } else {
+      out.string(k);
+      writeValue(out, obj[k], undefined, sorted);
+    }
+  }
 }
 
 function writeValue(out: Out, v: unknown, field: FieldSchema | undefined, sorted: boolean): void {
@@ -214,14 +253,17 @@ function writeValue(out: Out, v: unknown, field: FieldSchema | undefined, sorted
     return;
   }
   const obj = v as Record<string, unknown>;
+  if (field?.type === 'object') {
+    writeStruct(out, obj, field.ref(), sorted);
+    return;
+  }
   // FieldsV1.MarshalCBOR encodes its content with the deterministic mode.
-  const sortHere = sorted || field?.type === 'any';
-  let keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
-  if (sortHere) keys = keys.sort(compareKeys);
+  const keys = definedKeys(obj, sorted || field?.type === 'any');
+  const values = field?.type === 'map' ? field.values : field?.type === 'any' ? field : undefined;
   out.head(MAJOR_MAP, keys.length);
   for (const k of keys) {
     out.string(k);
-    writeValue(out, obj[k], childField(field, k), sorted);
+    writeValue(out, obj[k], values, sorted);
   }
 }
 
@@ -252,8 +294,8 @@ export function encodeCBORList(
 ): Buffer {
   const out = new Out(64 + items.reduce((n, i) => n + i.length, 0));
   out.bytes(cborSelfDescribed);
-  const field: FieldSchema | undefined = listSchema ? { type: 'object', ref: () => listSchema } : undefined;
-  let keys = [...Object.keys(head).filter((k) => head[k] !== undefined && k !== 'items'), 'items'];
+  const plan = listSchema ? planFor(listSchema) : undefined;
+  let keys = [...definedKeys(head, false).filter((k) => k !== 'items'), 'items'];
   if (opts.sorted) keys = keys.sort(compareKeys);
   out.head(MAJOR_MAP, keys.length);
   for (const k of keys) {
@@ -262,7 +304,7 @@ export function encodeCBORList(
       out.head(MAJOR_ARRAY, items.length);
       for (const i of items) out.bytes(i);
     } else {
-      writeValue(out, head[k], childField(field, k), opts.sorted === true);
+      writeValue(out, head[k], plan?.get(k)?.field, opts.sorted === true);
     }
   }
   return out.finish();
