@@ -24,7 +24,7 @@ const utf8Lossy = new TextDecoder('utf-8');
 
 const maxInt64 = 0x7fffffffffffffffn;
 
-class TypeError_ {
+class CborTypeError {
   structField?: string;
   constructor(
     readonly cborType: string,
@@ -47,7 +47,7 @@ class MapError {
   ) {}
 }
 
-type DecodeError = TypeError_ | MapError | CborError;
+type DecodeError = CborTypeError | MapError | CborError;
 
 export interface CborDecodeResult {
   value: unknown;
@@ -135,7 +135,7 @@ function decodeValue(raw: CborNode, field: FieldSchema | undefined, outer: Ctx):
     if (rej) return { err: rej };
     if (node.simple === 22) return { value: field === undefined || field.type === 'any' ? null : undefined };
   }
-  const mismatch = (): Result => ({ err: new TypeError_(majorName(node.major), goTypeName(field)) });
+  const mismatch = (): Result => ({ err: new CborTypeError(majorName(node.major), goTypeName(field)) });
   if (field === undefined || field.type === 'any') return decodeAny(node, ctx);
   switch (field.type) {
     case 'string': {
@@ -152,7 +152,7 @@ function decodeValue(raw: CborNode, field: FieldSchema | undefined, outer: Ctx):
       }
       if (node.major === Major.bytes) return { value: laterText(node.value, ctx.later) };
       // metav1.Time unmarshals into a *string first.
-      if (field.format === 'date-time') return { err: new TypeError_(majorName(node.major), 'string') };
+      if (field.format === 'date-time') return { err: new CborTypeError(majorName(node.major), 'string') };
       return mismatch();
     }
     case 'integer': {
@@ -160,12 +160,12 @@ function decodeValue(raw: CborNode, field: FieldSchema | undefined, outer: Ctx):
       const bits = field.format === 'int32' ? 32 : 64;
       const max = (1n << BigInt(bits - 1)) - 1n;
       if (node.major === Major.uint) {
-        if (node.value > max) return { err: new TypeError_(majorName(node.major), field.format, `${node.value} overflows ${field.format}`) };
+        if (node.value > max) return { err: new CborTypeError(majorName(node.major), field.format, `${node.value} overflows ${field.format}`) };
         return { value: Number(node.value) };
       }
-      if (node.value > maxInt64) return { err: new TypeError_(majorName(node.major), field.format, `${-1n - node.value} overflows Go's int64`) };
+      if (node.value > maxInt64) return { err: new CborTypeError(majorName(node.major), field.format, `${-1n - node.value} overflows Go's int64`) };
       const v = -1n - node.value;
-      if (v < -max - 1n) return { err: new TypeError_(majorName(node.major), field.format, `${v} overflows ${field.format}`) };
+      if (v < -max - 1n) return { err: new CborTypeError(majorName(node.major), field.format, `${v} overflows ${field.format}`) };
       return { value: Number(v) };
     }
     case 'boolean':
@@ -196,10 +196,10 @@ function decodeValue(raw: CborNode, field: FieldSchema | undefined, outer: Ctx):
 function decodeAny(node: CborNode, ctx: Ctx): Result {
   switch (node.major) {
     case Major.uint:
-      if (node.value > maxInt64) return { err: new TypeError_(majorName(node.major), 'int64', `${node.value} overflows Go's int64`) };
+      if (node.value > maxInt64) return { err: new CborTypeError(majorName(node.major), 'int64', `${node.value} overflows Go's int64`) };
       return { value: Number(node.value) };
     case Major.nint:
-      if (node.value > maxInt64) return { err: new TypeError_(majorName(node.major), 'int64', `${-1n - node.value} overflows Go's int64`) };
+      if (node.value > maxInt64) return { err: new CborTypeError(majorName(node.major), 'int64', `${-1n - node.value} overflows Go's int64`) };
       return { value: Number(-1n - node.value) };
     case Major.bytes:
       return { value: laterText(node.value, ctx.later) };
@@ -234,7 +234,7 @@ function mapKey(node: CborNode, ctx: Ctx): string | DecodeError {
   const k = u.node;
   if (k.major === Major.text) return textOf(k);
   if (k.major === Major.bytes) return laterText(k.value, u.ctx.later);
-  return new TypeError_(majorName(k.major), 'string');
+  return new CborTypeError(majorName(k.major), 'string');
 }
 
 function decodeMap(entries: CborNode[], values: FieldSchema | undefined, ctx: Ctx): Result {
@@ -282,7 +282,7 @@ function decodeStruct(entries: CborNode[], schema: ObjectSchema, ctx: Ctx): Resu
         matched.add(name);
         const r = decodeValue(entries[2 * j + 1], schema.fields[name], ctx);
         if (r.err) {
-          if (r.err instanceof TypeError_) r.err.structField = `${structType}.${name}`;
+          if (r.err instanceof CborTypeError) r.err.structField = `${structType}.${name}`;
           err ??= r.err;
         }
         if (r.value !== undefined) out[name] = r.value;
@@ -291,13 +291,13 @@ function decodeStruct(entries: CborNode[], schema: ObjectSchema, ctx: Ctx): Resu
       unknownKey = `s:${name}`;
     } else if (keyNode.major === Major.uint || keyNode.major === Major.nint) {
       if (keyNode.major === Major.nint && keyNode.value > maxInt64) {
-        err ??= new TypeError_(majorName(keyNode.major), 'int64', `-1-${keyNode.value} overflows Go's int64`);
+        err ??= new CborTypeError(majorName(keyNode.major), 'int64', `-1-${keyNode.value} overflows Go's int64`);
         continue;
       }
       unknownKey = `i:${keyNode.major === Major.uint ? keyNode.value : -1n - keyNode.value}`;
     } else {
       const t = majorName(keyNode.major);
-      err ??= new TypeError_(t, 'string', `map key is of type ${t} and cannot be used to match struct field name`);
+      err ??= new CborTypeError(t, 'string', `map key is of type ${t} and cannot be used to match struct field name`);
     }
     if (ctx.strict) return { value: out, err: new MapError(`cbor: found unknown field at map element index ${j}`, true) };
     if (unknownKey !== undefined) {
@@ -353,7 +353,7 @@ export function decodeCBORMap(data: Uint8Array): CborDecodeResult {
   if (u.node.major === Major.simple && u.node.simple === 22) return { value: null };
   if (u.node.major !== Major.map) {
     const rej = u.node.major === Major.simple ? rejectedSimple(u.node) : undefined;
-    return { value: undefined, error: (rej ?? new TypeError_(majorName(u.node.major), 'map[string]interface {}')).message };
+    return { value: undefined, error: (rej ?? new CborTypeError(majorName(u.node.major), 'map[string]interface {}')).message };
   }
   const r = decodeMap(u.node.entries, undefined, u.ctx);
   return r.err ? { value: r.value, error: r.err.message } : { value: r.value };
