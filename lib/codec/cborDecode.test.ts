@@ -96,6 +96,10 @@ describe('CBOR strict decoder: rejected inputs with fxamacker/cbor v2.7.0 messag
     ['bad base64 in an untagged []byte', `a1 ${K.data} 42 2121`, 'cbor: failed to decode base64 from byte string: illegal base64 data at input byte 0'],
     ['tag 0 around a non-text item', `a1 ${K.name} c0 01`, 'cbor: tag number 0 must be followed by text string, got positive integer'],
     ['top level not a map', '80', 'cbor: cannot unmarshal array into Go value of type v1.Sample'],
+    // FieldsV1-like content is read after the decode: its errors come last, under the transcoding's words.
+    ['a duplicate key inside free-form content', `a1 ${K.free} a2 4161 a0 4161 a0`, 'failed to transcode FieldsV1 to JSON: metav1.FieldsV1 cbor invalid: cbor: found duplicate map key "a" at map element index 1'],
+    ['free-form content that is not a map', `a1 ${K.free} 01`, 'failed to transcode FieldsV1 to JSON: metav1.FieldsV1 cbor invalid: cbor: cannot unmarshal positive integer into Go value of type map[string]interface {}'],
+    ['an error elsewhere wins over one in free-form content', `a2 ${K.free} a2 4161 a0 4161 a0 ${K.count} 4161`, 'cbor: cannot unmarshal byte string into Go struct field v1.Sample.count of type int32'],
   ];
   it.each(cases)('%s', (_n, input, want) => {
     expect(decodeCBOR(hex(input), Sample, true).error).toBe(want);

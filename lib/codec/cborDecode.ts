@@ -13,6 +13,8 @@
 //   transparent; tags 0 and 1 need their content types (RFC 8949 §3.4).
 // The first error wins, except that a duplicate or unknown key ends its map with that error;
 // a type error names the outermost struct field it was found under, as fxamacker's does.
+// FieldsV1 content (`any`) is only read when transcoded to JSON after the decode, so its errors
+// come last, worded as that transcoding words them.
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { goStructType, goTypeOf } from './goTypes';
 import { type CborNode, CborError, Major, majorName, parseCBOR } from './cborParse';
@@ -61,6 +63,11 @@ interface Ctx {
   strict: boolean;
   /** Innermost enclosing "expected later encoding" tag (21, 22, 23), if any. */
   later?: number;
+  /**
+   * Errors inside FieldsV1 content: its UnmarshalCBOR keeps the raw item, and only the
+   * transcoding to JSON after the whole decode reads it, so they count after every other error.
+   */
+  deferred: string[];
 }
 
 type Result = { value?: unknown; err?: DecodeError };
@@ -136,7 +143,16 @@ function decodeValue(raw: CborNode, field: FieldSchema | undefined, outer: Ctx):
     if (node.simple === 22) return { value: field === undefined || field.type === 'any' ? null : undefined };
   }
   const mismatch = (): Result => ({ err: new CborTypeError(majorName(node.major), goTypeName(field)) });
-  if (field === undefined || field.type === 'any') return decodeAny(node, ctx);
+  if (field === undefined) return decodeAny(node, ctx);
+  if (field.type === 'any') {
+    // metav1.FieldsV1: a map (or null) read later as map[string]interface{} by the strict mode.
+    const r = node.major === Major.map ? decodeMap(node.entries, undefined, { ...ctx, strict: true }) : { err: new CborTypeError(majorName(node.major), 'map[string]interface {}') };
+    if (r.err) {
+      ctx.deferred.push(`failed to transcode FieldsV1 to JSON: metav1.FieldsV1 cbor invalid: ${r.err.message}`);
+      return {};
+    }
+    return r;
+  }
   switch (field.type) {
     case 'string': {
       if (field.format === 'byte') {
@@ -312,7 +328,10 @@ function decodeStruct(entries: CborNode[], schema: ObjectSchema, ctx: Ctx): Resu
 }
 
 function rootResult(node: CborNode, field: FieldSchema, strict: boolean): Result {
-  return decodeValue(node, field, { strict });
+  const ctx: Ctx = { strict, deferred: [] };
+  const r = decodeValue(node, field, ctx);
+  if (!r.err && ctx.deferred.length) return { value: r.value, err: new CborError(ctx.deferred[0]) };
+  return r;
 }
 
 /**
@@ -348,7 +367,7 @@ export function decodeCBORMap(data: Uint8Array): CborDecodeResult {
     if (e instanceof CborError) return { value: undefined, error: e.message };
     throw e;
   }
-  const u = untag(node, { strict: true });
+  const u = untag(node, { strict: true, deferred: [] });
   if (u instanceof CborError) return { value: undefined, error: u.message };
   if (u.node.major === Major.simple && u.node.simple === 22) return { value: null };
   if (u.node.major !== Major.map) {
