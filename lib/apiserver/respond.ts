@@ -119,9 +119,13 @@ export function cborBody(value: unknown, schemas: KindSchemas | undefined): Buff
     const itemSchema = f?.type === 'array' && f.items.type === 'object' ? f.items.ref() : undefined;
     body = encodeCBORList(obj, schema, (obj.items as unknown[]).map((i) => cborItem(i, itemSchema)));
   } else {
-    body = Buffer.from(encodeCBOR(obj, schema));
+    body = encodeCBOR(obj, schema);
   }
-  if (Object.isFrozen(obj)) sharedCborBodies.set(obj, body);
+  // The encoder's buffer may be larger than its output: a remembered body gets its own copy.
+  if (Object.isFrozen(obj)) {
+    body = Buffer.from(body);
+    sharedCborBodies.set(obj, body);
+  }
   return body;
 }
 
