@@ -74,7 +74,7 @@ export interface Cluster {
 }
 
 /** profileDir: run the apiserver with --cpu-prof; its .cpuprofile is written there when it exits. */
-export async function startCluster(maxSockets: number, profileDir?: string): Promise<Cluster> {
+export async function startCluster(maxSockets: number, profileDir?: string, extraArgs: readonly string[] = []): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const etcd = await startEtcd();
   const etcdPid = findEtcdPid(etcd.dataDir);
@@ -98,6 +98,7 @@ export async function startCluster(maxSockets: number, profileDir?: string): Pro
       `--cert-dir=${pkiDir}`,
       `--write-kubeconfig=${join(dir, 'admin.kubeconfig')}`,
       '--etcd-compaction-interval=0',
+      ...extraArgs,
     ];
     const spawned = spawnLogged(args, logFile);
     stopApiserver = spawned.stop;

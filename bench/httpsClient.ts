@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 export interface HttpResponse {
   status: number;
+  /** The Content-Type header. */
+  contentType?: string;
   body: Buffer;
   text(): string;
   json<T = Record<string, unknown>>(): T;
@@ -46,7 +48,7 @@ export class HttpsClient {
     return new HttpsClient(baseUrl, this.creds, maxSockets);
   }
 
-  request(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<HttpResponse> {
+  request(method: string, path: string, body?: unknown, contentType = 'application/json', accept?: string): Promise<HttpResponse> {
     const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     return new Promise((resolve, reject) => {
       const req = https.request(
@@ -54,14 +56,17 @@ export class HttpsClient {
         {
           method,
           agent: this.agent,
-          headers: payload ? { 'Content-Type': contentType, 'Content-Length': payload.length } : undefined,
+          headers: {
+            ...(payload ? { 'Content-Type': contentType, 'Content-Length': payload.length } : {}),
+            ...(accept ? { Accept: accept } : {}),
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             const buf = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-            resolve({ status: res.statusCode ?? 0, body: buf, text: () => buf.toString('utf8'), json: <T>() => JSON.parse(buf.toString('utf8')) as T });
+            resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: buf, text: () => buf.toString('utf8'), json: <T>() => JSON.parse(buf.toString('utf8')) as T });
           });
           res.on('error', reject);
         },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { AuthzResult } from './authz';
 import type { CsrResult } from './csr';
 import { fieldTrackingTargets, renderFieldTracking, type FieldTrackingResult } from './fieldTracking';
+import { formats, maxSlowdownVsJson, type FormatsResult } from './formats';
 import type { LoadResult, CpuUse } from './load';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
@@ -37,6 +38,8 @@ export interface Results {
   gets?: { server: LoadResult; etcd: LoadResult };
   bareHttpGets?: { server: LoadResult; bare: LoadResult };
   lists?: Record<'unpaged' | 'paged' | 'rv0', { server: ListResult; etcd: ListResult }>;
+  /** GET and full-list passes per response format (JSON, Protobuf, CBOR). */
+  formats?: FormatsResult;
   memoryPerObject?: MemoryPerObject;
   watch?: { server: WatchResult; etcd: WatchResult };
   /** A non-masters user's GETs: RBAC vs a second apiserver with AlwaysAllow. */
@@ -71,6 +74,7 @@ export function evaluateTargets(r: Results): Target[] {
     const x = ratio(r.lists.rv0.server.opsPerSec, r.lists.rv0.etcd.opsPerSec);
     t.push({ name: 'resourceVersion=0 lists/s vs etcd range', target: '≥ 1 × etcd', value: `${x.toFixed(2)} × etcd`, met: x >= 1 });
   }
+  if (r.formats) t.push(...formatTargets(r.formats));
   if (r.watch) {
     const w = r.watch.server;
     t.push({ name: `${w.watchers} watchers: p99 delivery latency`, target: '≤ 100 ms', value: `${w.latencyMs.p99.toFixed(1)} ms`, met: w.latencyMs.p99 <= 100 });
@@ -84,6 +88,59 @@ export function evaluateTargets(r: Results): Target[] {
   }
   if (r.fieldTracking) t.push(...fieldTrackingTargets(r.fieldTracking));
   return t;
+}
+
+/** Each binary format's GET and list p50 against JSON's: at most 20% slower. */
+function formatTargets(f: FormatsResult): Target[] {
+  const json = f.results.JSON;
+  if (!json) return [];
+  const out: Target[] = [];
+  for (const { name } of formats) {
+    const r = f.results[name];
+    if (!r || name === 'JSON') continue;
+    for (const pass of ['get', 'list'] as const) {
+      const x = r[pass].latencyMs.p50 / json[pass].latencyMs.p50;
+      out.push({
+        name: `${name} ${pass === 'get' ? 'GET' : `list of ${f.objects}`}: p50 ms vs JSON`,
+        target: `≤ ${maxSlowdownVsJson} × JSON`,
+        value: `${x.toFixed(2)} × JSON`,
+        met: x <= maxSlowdownVsJson,
+      });
+    }
+  }
+  return out;
+}
+
+/** Bytes and ms per pass in each format, with the ≤ 20%-slower target beside each binary figure. */
+function formatsTable(r: Results): string {
+  const f = r.formats!;
+  const rows: string[][] = [
+    ['format', 'GET bytes', 'GET p50 ms', 'GETs/s', 'srv CPU µs/GET', 'GET vs JSON', 'met', `list ${f.objects} bytes`, 'list p50 ms', 'srv CPU ms/list', 'list vs JSON', 'met'],
+  ];
+  const cpuPer = (p: { cpu: { apiserver: number }; ops: number }, scale: number): string => (p.ops ? ((p.cpu.apiserver / p.ops) * scale).toFixed(scale === 1e6 ? 0 : 1) : '');
+  const json = f.results.JSON;
+  for (const { name } of formats) {
+    const x = f.results[name];
+    if (!x) continue;
+    const cmp = (pass: 'get' | 'list'): [string, string] => {
+      if (name === 'JSON' || !json) return ['', ''];
+      const ratio = x[pass].latencyMs.p50 / json[pass].latencyMs.p50;
+      return [`${ratio.toFixed(2)} ×`, ratio <= maxSlowdownVsJson ? 'yes' : 'NO'];
+    };
+    rows.push([
+      name,
+      String(x.get.bytes),
+      String(x.get.latencyMs.p50),
+      num(x.get.opsPerSec),
+      cpuPer(x.get, 1e6),
+      ...cmp('get'),
+      String(x.list.bytes),
+      String(x.list.latencyMs.p50),
+      cpuPer(x.list, 1e3),
+      ...cmp('list'),
+    ]);
+  }
+  return `Response formats (same objects; target: each binary format ≤ ${maxSlowdownVsJson} × JSON's p50 ms):\n${table(rows)}`;
 }
 
 const kib = (b: number): string => `${(b / 1024).toFixed(1)} KiB`;
@@ -171,6 +228,7 @@ export function renderTable(r: Results): string {
     ]);
   }
   if (r.fieldTracking) out += `\n\n${renderFieldTracking(r.fieldTracking, table)}`;
+  if (r.formats) out += `\n\n${formatsTable(r)}`;
   if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (r.csr) out += `\n\n${csrTable(r.csr)}`;
   if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;
@@ -231,6 +289,7 @@ const notes = [
   'Watch latency = event arrival in the bench − time the write was sent (open loop, fixed rate), so it includes the write and the bench\'s own decoding.',
   'Authorization overhead: closed loop, so the p50 difference includes queueing; apiserver CPU µs per GET is the per-request cost. AlwaysAllow is a second, freshly started apiserver on the same etcd; system:masters skips RBAC in the same process.',
   'Certificate issuance: latency is create sent → the certificate\'s watch event in the bench (approval SubjectAccessReview, /approval, signature, /status and watch deliveries included); in-process signing is CsrSigner.sign alone, one at a time.',
+  'Response formats: JSON, Protobuf and CBOR take turns (1 s GET slices, single lists; p50 = median of the slices\' p50s) on the same objects, so load from elsewhere falls on each alike, but on a shared machine the ratios stay noisy; apiserver CPU per request is the steadier figure. The apiserver runs with CBORServingAndStorage=true for them.',
   'RSS per stored object: the apiserver\'s RSS growth over creating, getting and listing N objects, ÷ N: the watch cache\'s retained bytes plus heap high-water (noisy; see JSON for the split).',
 ];
 

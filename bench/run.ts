@@ -13,6 +13,7 @@ import { findEtcdBinary } from '../lib/etcd/testing/etcdServer';
 import { runAuthz } from './authz';
 import { runCsr } from './csr';
 import { defaultTrackingBaseline, runFieldTracking } from './fieldTracking';
+import { runFormats } from './formats';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
@@ -61,7 +62,7 @@ const defaults = {
   trackingRounds: 3,
   /** Small counts for a smoke run. */
   quick: false,
-  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,tracking,authz,csr (gets, lists and bare imply creates). */
+  /** Which measurements: all, or a comma list of creates,gets,lists,formats,bare,watch,tracking,authz,csr (gets, lists, formats and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -113,7 +114,7 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'tracking', 'authz', 'csr'];
+const allPhases = ['creates', 'gets', 'lists', 'formats', 'bare', 'watch', 'tracking', 'authz', 'csr'];
 
 /** What every phase needs. */
 interface Ctx {
@@ -132,7 +133,7 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
   const phases = new Set(cfg.phases === 'all' ? allPhases : cfg.phases.split(','));
   for (const p of phases) if (!allPhases.includes(p)) throw new Error(`--phases: unknown phase ${p}`);
   if (phases.has('bare')) phases.add('gets');
-  if (phases.has('gets') || phases.has('lists')) phases.add('creates');
+  if (phases.has('gets') || phases.has('lists') || phases.has('formats')) phases.add('creates');
 
   const api = cluster.client;
   const pids = { apiserver: cluster.apiserverPid, etcd: cluster.etcdPid };
@@ -152,6 +153,7 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
     const ctx: Ctx = { cfg, cluster, results, api, etcd, pids, template, templateName };
 
     if (phases.has('creates')) await objectPhases(ctx, phases);
+    if (phases.has('formats')) await formatsPhase(ctx);
     if (phases.has('bare')) await barePhase(ctx);
     if (phases.has('watch')) await watchPhase(ctx);
     // Runs the previous release's apiserver beside this one, on the same etcd.
@@ -231,6 +233,21 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
       '(heap high-water and allocator retention from serving them), divided by N; rssAfterCreatesBytes is the same point before the GETs and lists; ' +
       'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (both sides\' N objects are in it).',
   };
+}
+
+/** GET and full-list passes in JSON, Protobuf and CBOR over the same N objects (bench/formats.ts). */
+async function formatsPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  ctx.results.formats = await runFormats({
+    api: ctx.api,
+    pids: ctx.pids,
+    namespace: benchNamespace,
+    objects: cfg.objects,
+    concurrency: cfg.concurrency,
+    getSeconds: cfg.getSeconds,
+    listIterations: cfg.listIterations,
+    log: step,
+  });
 }
 
 /** The same GET against bare node:https with the same TLS: the HTTP framework's share. */
@@ -371,7 +388,9 @@ async function main(): Promise<number> {
     step('starting etcd and svc-apiserver');
     const profileDir = cfg.profile ? join(cfg.out, 'profiles') : undefined;
     if (profileDir) mkdirSync(profileDir, { recursive: true });
-    cluster = await startCluster(cfg.concurrency, profileDir);
+    // The formats phase needs CBOR, which is alpha and off by default (as upstream 1.32).
+    const wantsFormats = cfg.phases === 'all' || cfg.phases.split(',').includes('formats');
+    cluster = await startCluster(cfg.concurrency, profileDir, wantsFormats ? ['--feature-gates=CBORServingAndStorage=true'] : []);
     results.environment.etcdDataDir = cluster.etcd.dataDir;
     await bench(cfg, cluster, results);
   } catch (e) {

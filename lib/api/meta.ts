@@ -263,3 +263,20 @@ export interface ApiList<T extends ApiObject = ApiObject> {
   metadata: ListMeta;
   items: T[];
 }
+
+/** An object's metadata alone (`as=PartialObjectMetadata`, and the rows of a Table). */
+export const PartialObjectMetadataSchema = defineObject({
+  name: meta('PartialObjectMetadata'),
+  description: 'PartialObjectMetadata is a generic representation of any object with ObjectMeta.',
+  fields: {
+    kind: s.string(),
+    apiVersion: s.string(),
+    metadata: s.object(() => ObjectMetaSchema, { protobuf: 1 }),
+  },
+});
+
+export const PartialObjectMetadataListSchema = listSchemaOf(
+  PartialObjectMetadataSchema,
+  'PartialObjectMetadataList contains a list of objects containing only their metadata',
+  'items contains each of the included items.',
+);

@@ -69,8 +69,6 @@ const handlers: Record<string, Handler> = {
   deletecollection: handleDeleteCollection,
 };
 
-/** Verbs whose responses may be Tables. */
-const tableVerbs = new Set(['get', 'list', 'watch']);
 
 const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
@@ -168,9 +166,14 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     }
     served = cfg.resources.lookup(info.group, info.version, info.resource);
     if (!served) throw errors.routeNotFound();
-    // Tables are converted for reads only; a Table clause on a write is skipped (docs/design.md).
+    // Every verb of a stored resource converts (Table, PartialObjectMetadata) as upstream's
+    // TableConvertor-backed scopes do; create-only subresources (TokenRequest) have none.
     output = {
-      ...chooseOutput(req.headers.accept, isPrettyRequested(req, query), { tables: isStored(served) && tableVerbs.has(info.verb), watch: info.verb === 'watch' }),
+      ...chooseOutput(req.headers.accept, isPrettyRequested(req, query), {
+        tables: isStored(served) && !(info.verb === 'create' && info.subresource !== ''),
+        watch: info.verb === 'watch',
+        cbor: cfg.features.isEnabled('CBORServingAndStorage'),
+      }),
       schemas: cfg.resources.schemaForKind,
     };
     const createOnly = info.verb === 'create' ? cfg.resources.createOnlyEndpoint(served.info, info.subresource) : undefined;
@@ -276,7 +279,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
 /** The output for errors written before the endpoint is known: JSON when nothing else fits. */
 function errorOutput(cfg: DispatchConfig, req: IncomingMessage, pretty: boolean): OutputFormat {
   try {
-    return { ...chooseOutput(req.headers.accept, pretty), schemas: cfg.resources.schemaForKind };
+    return { ...chooseOutput(req.headers.accept, pretty, { cbor: cfg.features.isEnabled('CBORServingAndStorage') }), schemas: cfg.resources.schemaForKind };
   } catch {
     return jsonOutput(pretty);
   }

@@ -1,7 +1,9 @@
 // The schema of every kind a response may carry, by apiVersion and kind: each served resource's
-// kind and list kind, the kinds of create-only bodies (reviews, TokenRequest) and Status. The
+// kind and list kind, the kinds of create-only bodies (reviews, TokenRequest), Status and the
+// PartialObjectMetadata forms. The
 // Protobuf encoder needs the schema to find field numbers; JSON and YAML do not.
-import { apiVersionOf, StatusSchema, type ObjectSchema, type ResourceInfo } from '../api';
+import { apiVersionOf, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, StatusSchema, type ObjectSchema, type ResourceInfo } from '../api';
+import { groups, stockClientMetaGroup } from '../api/product';
 import { listSchemaFor } from '../codec/schemas';
 
 export type KindSchemas = (apiVersion: string, kind: string) => ObjectSchema | undefined;
@@ -15,6 +17,13 @@ export function buildKindSchemas(
     byKind.set(`${apiVersion}/${kind}`, schema);
   };
   add('v1', 'Status', StatusSchema);
+  // as=PartialObjectMetadata(List), in every meta group and version a client may ask for.
+  for (const g of [groups.meta, stockClientMetaGroup]) {
+    for (const v of ['v1', 'v1beta1']) {
+      add(`${g}/${v}`, 'PartialObjectMetadata', PartialObjectMetadataSchema);
+      add(`${g}/${v}`, 'PartialObjectMetadataList', PartialObjectMetadataListSchema);
+    }
+  }
   for (const r of resources) {
     add(apiVersionOf(r), r.kind, r.schema);
     add(apiVersionOf(r), r.listKind, listSchemaFor(r));

@@ -29,10 +29,34 @@ describe('chooseOutput', () => {
     ['application/yaml;as=Table;v=v1;g=meta.svc.io', true, { group: 'meta.svc.io', version: 'v1' }],
     ['application/json;as=Table;v=v2;g=meta.svc.io, application/json', true, undefined],
     ['application/json;as=Table;v=v1;g=meta.example.io, application/yaml', true, undefined],
-    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', true, undefined],
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', true, undefined], // not a Table
     ['application/json;q=0.5, application/json;as=Table;v=v1;g=meta.svc.io', true, { group: 'meta.svc.io', version: 'v1' }],
   ])('Accept %p (tables %p) → table %p', (accept, tables, want) => {
     expect(chooseOutput(accept, false, { tables }).table).toEqual(want);
+  });
+
+  test.each<[string, boolean, unknown]>([
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', true, { kind: 'PartialObjectMetadata', group: 'meta.svc.io', version: 'v1' }],
+    // client-go's metadata client: Protobuf first, under the upstream group.
+    [
+      'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+      true,
+      { kind: 'PartialObjectMetadataList', group: 'meta.k8s.io', version: 'v1' },
+    ],
+    ['application/yaml;as=PartialObjectMetadata;v=v1beta1;g=meta.k8s.io', true, { kind: 'PartialObjectMetadata', group: 'meta.k8s.io', version: 'v1beta1' }],
+    ['application/json;as=PartialObjectMetadata;v=v2;g=meta.svc.io, application/json', true, undefined],
+    ['application/json;as=PartialObjectMetadata;v=v1;g=meta.svc.io, application/json', false, undefined],
+  ])('Accept %p (conversions %p) → partial %p', (accept, tables, want) => {
+    expect(chooseOutput(accept, false, { tables }).partial).toEqual(want);
+  });
+
+  test('PartialObjectMetadata in CBOR and Protobuf keeps the binary media type', () => {
+    expect(chooseOutput('application/cbor;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', false, { tables: true, cbor: true })).toMatchObject({ format: 'cbor', partial: { kind: 'PartialObjectMetadata' } });
+    expect(chooseOutput('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', false, { tables: true })).toMatchObject({
+      format: 'protobuf',
+      mediaType: 'application/vnd.kubernetes.protobuf',
+      partial: { kind: 'PartialObjectMetadata' },
+    });
   });
 
   test('a Table-only Accept on an endpoint without tables → 406', () => {
@@ -48,12 +72,27 @@ describe('chooseOutput', () => {
     expect(chooseOutput(accept, false, { watch: true })).toMatchObject({ mediaType: want });
   });
 
+  test.each<[string, boolean, string]>([
+    ['application/cbor', false, 'application/cbor'],
+    ['application/cbor', true, 'application/cbor'],
+    ['application/*;q=0.5, application/cbor', false, 'application/cbor'],
+    ['*/*', false, 'application/json'],
+  ])('CBOR on: Accept %p (watch %p) → %s', (accept, watch, want) => {
+    expect(chooseOutput(accept, false, { cbor: true, watch })).toMatchObject({ format: want === 'application/cbor' ? 'cbor' : 'json', mediaType: want });
+  });
+
   test.each<[string, Parameters<typeof chooseOutput>[2], string]>([
     ['text/html', {}, 'application/json, application/yaml, application/vnd.svc.protobuf'],
     ['application/yaml', { watch: true }, 'application/json;stream=watch, application/vnd.svc.protobuf;stream=watch'],
     ['application/vnd.svc.protobuf', { protobuf: false }, 'application/json, application/yaml'],
     // A Table is never encoded as Protobuf (AllowsMediaTypeTransform: JSON or YAML only).
     ['application/vnd.svc.protobuf;as=Table;v=v1;g=meta.svc.io', { tables: true }, 'application/json, application/yaml, application/vnd.svc.protobuf'],
+    // CBORServingAndStorage off: CBOR is not offered at all.
+    ['application/cbor', {}, 'application/json, application/yaml, application/vnd.svc.protobuf'],
+    // On: listed last; its stream form is its own type; cbor-seq is not an Accept value upstream.
+    ['text/html', { cbor: true }, 'application/json, application/yaml, application/vnd.svc.protobuf, application/cbor'],
+    ['application/cbor-seq', { cbor: true, watch: true }, 'application/json;stream=watch, application/vnd.svc.protobuf;stream=watch, application/cbor-seq'],
+    ['application/cbor;as=Table;v=v1;g=meta.svc.io', { cbor: true, tables: true }, 'application/json, application/yaml, application/vnd.svc.protobuf, application/cbor'],
   ])('406 for %p (%p) lists %s', (accept, opts, list) => {
     expect(() => chooseOutput(accept, false, opts)).toThrow(`only the following media types are accepted: ${list}`);
   });

@@ -1,8 +1,11 @@
-// Accept-header negotiation for API responses (spec §4.4, wire-formats.md §2): JSON, YAML or
+// Accept-header negotiation for API responses (spec §4.4, wire-formats.md §2): JSON, YAML,
 // Protobuf (under our name or the upstream alias stock clients send, answered under the name
-// asked for), or a Table in JSON or YAML where the endpoint offers one; 406 otherwise. The
+// asked for) or, with CBORServingAndStorage, CBOR; a Table in JSON or YAML, or
+// PartialObjectMetadata(List) in any of them, where the endpoint converts; 406 otherwise. The
 // clause order, wildcards and parameters follow apimachinery (lib/codec/negotiate.ts).
 import { groups, stockClientMetaGroup } from '../api/product';
+import { cborMediaType } from '../codec/decode';
+import { cborSequenceMediaType } from '../codec/cborWatch';
 import {
   jsonMediaType,
   negotiate,
@@ -12,6 +15,7 @@ import {
   type SupportedMediaType,
 } from '../codec/negotiate';
 import { errors } from '../machinery/errors';
+import type { PartialKind } from './partialObjectMetadata';
 import type { OutputFormat } from './respond';
 
 /**
@@ -23,44 +27,53 @@ const tableVersions: readonly string[] = ['v1', 'v1beta1'];
 
 /** Server preference order (wildcards pick the first): JSON, YAML, Protobuf. */
 const objectTypes: readonly SupportedMediaType[] = [jsonMediaType, yamlMediaType, protobufMediaTypeInfo, ...protobufAliasMediaTypes];
-/** Watch streams exist for JSON and Protobuf only (YAML has no stream form). */
+/** Watch streams exist for JSON, Protobuf and CBOR (YAML has no stream form). */
 const streamTypes: readonly SupportedMediaType[] = [jsonMediaType, protobufMediaTypeInfo, ...protobufAliasMediaTypes];
 
-const listed = (types: readonly SupportedMediaType[], suffix: string): string =>
+/** CBOR comes last (the gate adds its serializer after the built-in ones). */
+const cborMediaTypeInfo: SupportedMediaType = { format: 'cbor', mediaType: cborMediaType, streams: true };
+
+/** A 406 list: CBOR's stream form is its own media type (upstream MediaTypesForSerializer). */
+const listed = (types: readonly SupportedMediaType[], watch: boolean): string =>
   types
     .filter((t) => !protobufAliasMediaTypes.includes(t))
-    .map((t) => `${t.mediaType}${suffix}`)
+    .map((t) => (watch ? (t.format === 'cbor' ? cborSequenceMediaType : `${t.mediaType};stream=watch`) : t.mediaType))
     .join(', ');
 
 export interface ChooseOptions {
-  /** The endpoint converts to Table (upstream AllowsMediaTypeTransform: JSON or YAML only). */
+  /**
+   * The endpoint converts its answers (upstream AllowsMediaTypeTransform with a TableConvertor):
+   * to Table in JSON or YAML, and to PartialObjectMetadata(List) in any media type.
+   */
   tables?: boolean;
   /** A watch: only types with a stream form are offered. */
   watch?: boolean;
   /** Protobuf is offered (default); discovery documents have no Protobuf schema here. */
   protobuf?: boolean;
+  /** CBOR is offered (the CBORServingAndStorage gate). Default false. */
+  cbor?: boolean;
 }
 
-/**
- * The output for a request. Conversions other than Table (PartialObjectMetadata, …) are not
- * offered, so their clause is skipped and a later clause wins.
- */
+const partialKinds: readonly string[] = ['PartialObjectMetadata', 'PartialObjectMetadataList'];
+
+/** The output for a request. Conversions the endpoint does not offer skip their clause. */
 export function chooseOutput(accept: string | undefined, pretty: boolean, opts: ChooseOptions = {}): OutputFormat {
-  const all = opts.watch ? streamTypes : objectTypes;
+  const base = opts.watch ? streamTypes : objectTypes;
+  const all = opts.cbor === true ? [...base, cborMediaTypeInfo] : base;
   const supported = opts.protobuf === false ? all.filter((t) => t.format !== 'protobuf') : all;
   const r = negotiate(accept?.trim() ? accept : undefined, {
     supported,
     allowsConversion: (t, media) =>
       opts.tables === true &&
-      (media.format === 'json' || media.format === 'yaml') &&
-      t.kind === 'Table' &&
       tableGroups.includes(t.group) &&
-      tableVersions.includes(t.version),
+      tableVersions.includes(t.version) &&
+      ((t.kind === 'Table' && (media.format === 'json' || media.format === 'yaml')) || partialKinds.includes(t.kind)),
   });
   if (!r) {
-    throw errors.notAcceptable(`only the following media types are accepted: ${listed(supported, opts.watch ? ';stream=watch' : '')}`);
+    throw errors.notAcceptable(`only the following media types are accepted: ${listed(supported, opts.watch === true)}`);
   }
-  const out: OutputFormat = { format: r.format === 'yaml' ? 'yaml' : r.format === 'protobuf' ? 'protobuf' : 'json', mediaType: r.mediaType, pretty: pretty || r.pretty };
-  if (r.convert) out.table = { group: r.convert.group, version: r.convert.version };
+  const out: OutputFormat = { format: r.format, mediaType: r.mediaType, pretty: pretty || r.pretty };
+  if (r.convert?.kind === 'Table') out.table = { group: r.convert.group, version: r.convert.version };
+  else if (r.convert) out.partial = { kind: r.convert.kind as PartialKind, group: r.convert.group, version: r.convert.version };
   return out;
 }

@@ -3,13 +3,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
+import { encodeCBOR, encodeCBORItem, encodeCBORList } from '../codec/cborEncode';
 import { encodeProtobuf } from '../codec/protobuf';
+import type { ObjectSchema } from '../api/schema';
 import { ApiError, errors } from '../machinery/errors';
 import type { KindSchemas } from './kindSchemas';
+import type { PartialTarget } from './partialObjectMetadata';
 import type { TableTarget } from './tableOutput';
 import { warningHeaderValue } from './warningHeader';
 
-export type OutputEncoding = 'json' | 'yaml' | 'protobuf';
+export type OutputEncoding = 'json' | 'yaml' | 'protobuf' | 'cbor';
 
 export interface OutputFormat {
   format: OutputEncoding;
@@ -18,7 +21,9 @@ export interface OutputFormat {
   pretty: boolean;
   /** The client asked for a Table (as=Table;g=…;v=…) in this media type. */
   table?: TableTarget;
-  /** Schemas by apiVersion and kind, which the Protobuf encoding needs. */
+  /** The client asked for PartialObjectMetadata(List) (as=…;g=…;v=…) in this media type. */
+  partial?: PartialTarget;
+  /** Schemas by apiVersion and kind, which the Protobuf and CBOR encodings need. */
   schemas?: KindSchemas;
 }
 
@@ -85,8 +90,48 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
   return body;
 }
 
+// CBOR encodings of shared frozen objects: list items (no tag) and whole bodies (watch events).
+const sharedCborItems = new WeakMap<object, Buffer>();
+const sharedCborBodies = new WeakMap<object, Buffer>();
+
+function cborItem(item: unknown, schema: ObjectSchema | undefined): Buffer {
+  if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) return encodeCBORItem(item, schema);
+  let b = sharedCborItems.get(item);
+  if (!b) {
+    b = Buffer.from(encodeCBORItem(item, schema));
+    sharedCborItems.set(item, b);
+  }
+  return b;
+}
+
+/**
+ * The CBOR body of an object carrying apiVersion and kind (the self-described tag, then the
+ * item), in the nondeterministic mode upstream uses for responses (docs/design.md, "CBOR").
+ */
+export function cborBody(value: unknown, schemas: KindSchemas | undefined): Buffer {
+  const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const cached = sharedCborBodies.get(obj);
+  if (cached) return cached;
+  const schema = schemas?.(String(obj.apiVersion ?? ''), String(obj.kind ?? ''));
+  let body: Buffer;
+  if (Array.isArray(obj.items)) {
+    const f = schema?.fields.items;
+    const itemSchema = f?.type === 'array' && f.items.type === 'object' ? f.items.ref() : undefined;
+    body = encodeCBORList(obj, schema, (obj.items as unknown[]).map((i) => cborItem(i, itemSchema)));
+  } else {
+    body = encodeCBOR(obj, schema);
+  }
+  // The encoder's buffer may be larger than its output: a remembered body gets its own copy.
+  if (Object.isFrozen(obj)) {
+    body = Buffer.from(body);
+    sharedCborBodies.set(obj, body);
+  }
+  return body;
+}
+
 export function serialize(value: unknown, out: OutputFormat): Buffer {
   if (out.format === 'protobuf') return protobufBody(value, out.schemas);
+  if (out.format === 'cbor') return cborBody(value, out.schemas);
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
   return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : compactJson(value));
 }

@@ -1,7 +1,10 @@
-// A handler's response body in the negotiated representation: the object itself, or its Table
-// when the client asked for one. The options are read before any storage work is done.
+// A handler's response body in the negotiated representation: the object itself, its Table, or
+// its PartialObjectMetadata(List) when the client asked for one. Reads call tableOptionsFor
+// before any storage work; writes convert after the write, as upstream's
+// transformResponseObject does (so a bad includeObject on a write is a 400 after the write).
 import type { ApiList, ApiObject, Status } from '../api';
 import type { HandlerContext } from './handlerContext';
+import { asPartialObjectMetadata, type PartialObjectMetadata, type PartialObjectMetadataList } from './partialObjectMetadata';
 import { asTable, includeObjectFromQuery, type Table, type TableOptions } from './tableOutput';
 
 /** Table options for this request, or undefined when no Table was asked for; 400 on a bad includeObject. */
@@ -19,7 +22,11 @@ export function tableOptionsFor(h: HandlerContext): TableOptions | undefined {
   };
 }
 
-export function responseBody<T extends ApiObject | ApiList | Status>(h: HandlerContext, value: T): T | Table | Status {
+export function responseBody<T extends ApiObject | ApiList | Status>(
+  h: HandlerContext,
+  value: T,
+): T | Table | PartialObjectMetadata | PartialObjectMetadataList | Status {
+  if (h.output.partial) return asPartialObjectMetadata(value, h.output.partial, h.served.info);
   const opts = tableOptionsFor(h);
   return opts ? asTable(value, opts) : value;
 }

@@ -12,6 +12,7 @@ import { decodeTree } from './decodeTree';
 import { GroupVersionKind, groupVersionString, interpretKind, InterpretError, parseGroupVersion, withDefaults } from './interpret';
 import { mediaTypeOf } from './mediaType';
 import { normalize } from './normalize';
+import { CborError, decodeCBOR, interpretCBOR } from './cborDecode';
 import { decodeProtobufEnvelope, decodeProtobufObject, ProtobufError } from './protobuf';
 import { parseYAML, YAMLSyntaxError } from './yamlTree';
 
@@ -28,6 +29,8 @@ export interface DecodeOptions {
   fieldValidation?: FieldValidation;
   /** Group-versions the endpoint accepts (default: exactly gvk's). */
   acceptsGroupVersion?: (gv: { group: string; version: string }) => boolean;
+  /** `application/cbor` bodies are read (the CBORServingAndStorage gate). Default false. */
+  cbor?: boolean;
 }
 
 export interface DecodeResult {
@@ -39,6 +42,14 @@ export interface DecodeResult {
 
 /** Media types a create/update body may have, as listed in upstream's 415 message. */
 export const bodyMediaTypes = ['application/json', 'application/yaml', protobufMediaType] as const;
+
+/** CBOR's media type (RFC 8949), served when the CBORServingAndStorage gate is on. */
+export const cborMediaType = 'application/cbor';
+
+/** The 415 list: the codec factory's types, CBOR last when the gate adds it. */
+export function bodyMediaTypesFor(cbor: boolean): readonly string[] {
+  return cbor ? [...bodyMediaTypes, cborMediaType] : bodyMediaTypes;
+}
 
 /** Content types read as Protobuf: ours and the upstream spelling stock clients send. */
 const protobufBodyTypes: ReadonlySet<string> = new Set([protobufMediaType, ...protobufMediaTypeAliases]);
@@ -145,6 +156,42 @@ function decodeProtobufBody(body: Uint8Array, opts: DecodeOptions): DecodeResult
   return finish(actual, result.value, []);
 }
 
+/**
+ * The CBOR serializer's Decode: apiVersion/kind read leniently first (its errors have no kind
+ * yet: "the object provided is unrecognized"), then the strict decode into the endpoint's type,
+ * whose unknown-field error is the one strict decoding error (a warning under Warn). Duplicate
+ * keys are always fatal (cborDecode.ts).
+ */
+function decodeCborBody(body: Uint8Array, opts: DecodeOptions, validation: FieldValidation): DecodeResult {
+  const expected = opts.gvk;
+  let typeMeta;
+  try {
+    typeMeta = interpretCBOR(body);
+  } catch (e) {
+    if (e instanceof CborError) throw unrecognized(expected.kind, e.message, body);
+    throw e;
+  }
+  let gv = { group: '', version: '' };
+  try {
+    gv = parseGroupVersion(typeMeta.apiVersion);
+  } catch (e) {
+    if (!(e instanceof InterpretError)) throw e;
+  }
+  const actual = withDefaults({ ...gv, kind: typeMeta.kind }, expected);
+  const cannotHandle = checkKind(actual, opts);
+  const decoded = decodeCBOR(body, opts.schema, validation !== 'Ignore');
+  if (decoded.error !== undefined) throw cannotHandle(decoded.error);
+  const warnings: string[] = [];
+  if (decoded.strictError !== undefined) {
+    if (validation === 'Strict') throw cannotHandle(`strict decoding error: ${decoded.strictError}`);
+    warnings.push(decoded.strictError);
+  }
+  const value = decoded.value ?? {};
+  const result = decodeTree(goJsonNodeFromValue(value), opts.schema, { strict: false });
+  if (result.error !== undefined) throw cannotHandle(result.error);
+  return finish(actual, result.value, warnings);
+}
+
 /** Decodes a create/update body; throws ApiError (400/415) as upstream would. */
 export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
   const validation = opts.fieldValidation ?? 'Warn';
@@ -152,6 +199,7 @@ export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
   const expected = opts.gvk;
   const { mediaType } = mediaTypeOf(opts.contentType);
   if (protobufBodyTypes.has(mediaType)) return decodeProtobufBody(body, opts);
+  if (mediaType === cborMediaType && opts.cbor === true) return decodeCborBody(body, opts, validation);
 
   let root: GoJsonNode;
   const strictErrors: string[] = [];
@@ -172,7 +220,7 @@ export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
       throw e;
     }
   } else {
-    throw errors.unsupportedMediaType(bodyMediaTypes.join(', '));
+    throw errors.unsupportedMediaType(bodyMediaTypesFor(opts.cbor === true).join(', '));
   }
 
   let actual: GroupVersionKind;

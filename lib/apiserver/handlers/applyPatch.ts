@@ -5,6 +5,7 @@
 import type { ApiObject } from '../../api';
 import { stockClientApply } from '../../api/product';
 import { marshalJSON, parseYAML, YAMLSyntaxError } from '../../codec';
+import { decodeCBORMap } from '../../codec/cborDecode';
 import type { FieldValidation } from '../../codec';
 import { errors, isApiError } from '../../machinery/errors';
 import type { JsonObject } from '../../machinery/jsonValue';
@@ -55,6 +56,17 @@ function checkStrictDecoding(h: HandlerContext, body: ApplyPatchBody, fieldValid
     warned.done = true;
     h.warnings.push(...dups.lines);
   }
+}
+
+/**
+ * A CBOR configuration (application/apply-patch+cbor): upstream unmarshals it with the strict
+ * decoder in every fieldValidation mode, since duplicate keys are always fatal in CBOR and an
+ * unstructured target has no unknown fields.
+ */
+export function decodeApplyPatchCbor(body: Buffer): JsonObject {
+  const r = decodeCBORMap(body);
+  if (r.error !== undefined) throw errors.badRequest(`error decoding patch: ${r.error}`);
+  return isJsonObject(r.value) ? r.value : {};
 }
 
 function parseGroupVersion(apiVersion: string): { group: string; version: string } {

@@ -18,6 +18,7 @@ export async function decodeRequestBody(h: RequestHandlerContext, info: Pick<Res
     schema: info.schema,
     gvk: gvkOf(info),
     fieldValidation,
+    cbor: h.features.isEnabled('CBORServingAndStorage'),
   });
   h.warnings.push(...warnings);
   h.audit?.setRequestObject(object as JsonValue);
@@ -44,6 +45,7 @@ export function decodeOptionsBody(h: HandlerContext, body: Buffer, schema: Objec
     gvk: { group: groups.meta, version: 'v1', kind: 'DeleteOptions' },
     fieldValidation: 'Ignore',
     acceptsGroupVersion: () => true,
+    cbor: h.features.isEnabled('CBORServingAndStorage'),
   });
   return object;
 }

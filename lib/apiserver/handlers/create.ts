@@ -2,6 +2,7 @@
 import { errors } from '../../machinery/errors';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
+import { responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
 import { parseWriteOptions } from './writeOptions';
 
@@ -17,5 +18,5 @@ export async function handleCreate(h: HandlerContext): Promise<void> {
     }
   }
   const created = await store.create(h.requestContext(opts.dryRun), obj);
-  writeObject(h.req, h.res, 201, created, h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, 201, responseBody(h, created), h.output, { compression: false, warnings: h.warnings });
 }

@@ -2,6 +2,7 @@
 import type { ApiObject } from '../../api';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
+import { responseBody } from '../tableResponse';
 import { readDeleteOptions, unsafeOption } from './deleteOptions';
 import { handleUnsafeDelete } from './unsafeDelete';
 
@@ -13,5 +14,5 @@ export async function handleDelete(h: HandlerContext): Promise<void> {
   const { body, deleted } = await store.delete(h.requestContext(opts.dryRunAll), h.info.name, opts);
   const code = !deleted && opts.orphanDependents === false ? 202 : 200;
   const out = body.kind === 'Status' ? body : store.withTypeMeta(body as ApiObject);
-  writeObject(h.req, h.res, code, out, h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, code, responseBody(h, out), h.output, { compression: false, warnings: h.warnings });
 }

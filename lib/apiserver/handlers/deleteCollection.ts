@@ -5,6 +5,7 @@ import { isApiError } from '../../machinery/errors';
 import { listObjects } from '../../registry/list';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
+import { responseBody } from '../tableResponse';
 import { fieldErr } from '../../machinery/fieldErrors';
 import { readDeleteOptions, unsafeOption } from './deleteOptions';
 import { invalidOptions } from './writeOptions';
@@ -31,5 +32,5 @@ export async function handleDeleteCollection(h: HandlerContext): Promise<void> {
     }
   }
   const stripped = deleted.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as ApiObject);
-  writeObject(h.req, h.res, 200, { ...list, items: stripped }, h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, 200, responseBody(h, { ...list, items: stripped }), h.output, { compression: false, warnings: h.warnings });
 }

@@ -8,40 +8,45 @@ import { applyStrategicMergePatch, decodeStrategicMergePatch } from '../../machi
 import type { JsonValue } from '../../machinery/jsonValue';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
+import { responseBody } from '../tableResponse';
 import { revalidateObject } from './body';
 import { checkName } from './checkName';
-import { applyTo, decodeApplyPatch } from './applyPatch';
+import { applyTo, decodeApplyPatch, decodeApplyPatchCbor } from './applyPatch';
 import { parseWriteOptions } from './writeOptions';
 
-// Upstream's order (the 415 text lists them so).
+// Upstream's order (the 415 text lists them so); CBOR apply only with CBORServingAndStorage.
+// JSON, merge and strategic patches have no CBOR form: such a body is a 415 like any other.
 const patchTypes = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
   'application/apply-patch+yaml',
+  'application/apply-patch+cbor',
 ] as const;
 type PatchType = (typeof patchTypes)[number];
 
 function patchTypeOf(h: HandlerContext): PatchType {
+  const cbor = h.features.isEnabled('CBORServingAndStorage');
+  const supported = cbor ? patchTypes : patchTypes.filter((t) => t !== 'application/apply-patch+cbor');
   const ct = String(h.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if ((patchTypes as readonly string[]).includes(ct)) return ct as PatchType;
-  throw errors.unsupportedMediaType(patchTypes.join(', '));
+  if ((supported as readonly string[]).includes(ct)) return ct as PatchType;
+  throw errors.unsupportedMediaType(supported.join(', '));
 }
 
 export async function handlePatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const type = patchTypeOf(h);
-  const isApply = type === 'application/apply-patch+yaml';
+  const isApply = type === 'application/apply-patch+yaml' || type === 'application/apply-patch+cbor';
   h.isApply = isApply;
   const opts = parseWriteOptions(h.query, 'PatchOptions', isApply ? 'apply' : 'other');
   h.dryRun = opts.dryRun;
   const body = await h.readBody();
   if (isApply) {
-    const applyBody = decodeApplyPatch(body, opts.fieldValidation);
+    const applyBody = type === 'application/apply-patch+cbor' ? { config: decodeApplyPatchCbor(body) } : decodeApplyPatch(body, opts.fieldValidation);
     h.audit?.setRequestPatch(applyBody.config);
     const fn = applyTo(h, applyBody, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
     const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { forceAllowCreate: true, applied: true });
-    writeObject(h.req, h.res, created ? 201 : 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
+    writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, store.withTypeMeta(obj)), h.output, { compression: false, warnings: h.warnings });
     return;
   }
   const decoded = type === 'application/json-patch+json' ? decodeJsonPatch(body, opts.fieldValidation) : undefined;
@@ -64,5 +69,5 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     return obj;
   };
   const { obj } = await store.update(h.requestContext(opts.dryRun), h.info.name, apply);
-  writeObject(h.req, h.res, 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, 200, responseBody(h, store.withTypeMeta(obj)), h.output, { compression: false, warnings: h.warnings });
 }

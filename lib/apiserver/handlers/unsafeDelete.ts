@@ -7,6 +7,7 @@ import { errors } from '../../machinery/errors';
 import { deleteCorruptObject } from '../../registry/corruptObjectDeleter';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
+import { responseBody } from '../tableResponse';
 
 export const unsafeDeleteVerb = 'unsafe-delete-ignore-read-errors';
 
@@ -40,5 +41,5 @@ export async function handleUnsafeDelete(h: HandlerContext): Promise<void> {
   await deleteCorruptObject(store, h.requestContext(false), h.info.name);
   // Upstream's deleter returns no object: the handler answers a Success Status naming the kind.
   const body: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: h.info.name, kind: store.resource.kind }, code: 200 };
-  writeObject(h.req, h.res, 200, body, h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, 200, responseBody(h, body), h.output, { compression: false, warnings: h.warnings });
 }

@@ -1,6 +1,7 @@
 // PUT of a whole object (main resource or a subresource); 201 when it created the object.
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
+import { responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
 import { checkName } from './checkName';
 import { parseWriteOptions } from './writeOptions';
@@ -12,5 +13,5 @@ export async function handleUpdate(h: HandlerContext): Promise<void> {
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
   checkName(body, h.info.name);
   const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, () => body);
-  writeObject(h.req, h.res, created ? 201 : 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, store.withTypeMeta(obj)), h.output, { compression: false, warnings: h.warnings });
 }

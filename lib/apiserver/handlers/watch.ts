@@ -1,5 +1,5 @@
-// Watch: a chunked stream of newline-delimited JSON events, or of length-prefixed Protobuf
-// WatchEvent frames (watch-and-list.md §6, "Protobuf watch"). Headers are
+// Watch: a chunked stream of newline-delimited JSON events, of length-prefixed Protobuf
+// WatchEvent frames (watch-and-list.md §6, "Protobuf watch"), or of CBOR sequence items. Headers are
 // flushed at once; the stream ends on timeoutSeconds, client disconnect, or an ERROR event.
 // A client that does not read pauses its watcher (back-pressure); the watch cache ends a watcher
 // that stays behind too long, and the stream is then dropped. During shutdown the server ends
@@ -7,10 +7,13 @@
 import { refuseDuringShutdown } from '../filters/shutdown';
 import { watchObjects, ApiWatchEvent } from '../../registry/watch';
 import type { HandlerContext } from '../handlerContext';
-import { protobufBody, stringifyShared } from '../respond';
+import { cborBody, protobufBody, stringifyShared } from '../respond';
+import { cborSequenceMediaType, cborWatchEvent } from '../../codec/cborWatch';
 import type { KindSchemas } from '../kindSchemas';
 import { protobufWatchFrame } from '../../codec/protobufWatch';
 import { asTable, type TableOptions } from '../tableOutput';
+import { asPartialObjectMetadata } from '../partialObjectMetadata';
+import type { ApiObject, Status } from '../../api';
 import { tableOptionsFor } from '../tableResponse';
 import { watchRequestFromQuery } from './listQuery';
 
@@ -28,6 +31,11 @@ function frame(e: ApiWatchEvent): Buffer {
 /** The raw WatchEvent (no envelope) around the object's complete Protobuf body, length-prefixed. */
 function protobufFramer(schemas: KindSchemas | undefined): (e: ApiWatchEvent) => Buffer {
   return (e) => Buffer.from(protobufWatchFrame(e.type, protobufBody(e.object, schemas)));
+}
+
+/** One `application/cbor-seq` item per event, around the object's complete CBOR body. */
+function cborFramer(schemas: KindSchemas | undefined): (e: ApiWatchEvent) => Buffer {
+  return (e) => cborWatchEvent(e.type, cborBody(e.object, schemas));
 }
 
 /**
@@ -48,9 +56,17 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
   const wq = watchRequestFromQuery(h);
   const tableOpts = tableOptionsFor(h);
   const protobuf = h.output.format === 'protobuf';
-  const toFrame = tableOpts ? tableFramer(tableOpts, h.now) : protobuf ? protobufFramer(h.output.schemas) : frame;
-  // Upstream: the serializer's media type, with ";stream=watch" for all but JSON.
-  const contentType = protobuf ? `${h.output.mediaType};stream=watch` : 'application/json';
+  const cbor = h.output.format === 'cbor';
+  const framer = tableOpts ? tableFramer(tableOpts, h.now) : protobuf ? protobufFramer(h.output.schemas) : cbor ? cborFramer(h.output.schemas) : frame;
+  // as=PartialObjectMetadata: each event's object reduced to its metadata. The list form cannot
+  // transform a single object; upstream's watch encoder then sends the object as it is.
+  const partial = h.output.partial?.kind === 'PartialObjectMetadata' ? h.output.partial : undefined;
+  const toFrame = partial
+    ? (e: ApiWatchEvent): Buffer => framer({ type: e.type, object: asPartialObjectMetadata(e.object, partial, info) as ApiObject | Status })
+    : framer;
+  // Upstream: the serializer's media type, with ";stream=watch" for all but JSON; a client that
+  // accepted application/cbor gets the conformant application/cbor-seq.
+  const contentType = protobuf ? `${h.output.mediaType};stream=watch` : cbor ? cborSequenceMediaType : 'application/json';
   const res = h.res;
   const timeoutSeconds = wq.timeoutSeconds > 0 ? wq.timeoutSeconds : minRequestTimeoutSeconds * (1 + Math.random());
   const scope = h.info.namespace ? 'namespace' : 'cluster';
