@@ -6,10 +6,14 @@ import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
 import { instrument, withTracker } from './instrument';
 import type { CostedEvaluator } from './instrument';
-import { authorizerFunctions, authorizerTypes } from './library/authorizerValues';
+import { authorizerLibrary } from './library/authorizerValues';
+import { formatLibrary } from './library/format';
+import { cidrLibrary, ipLibrary } from './library/ip';
 import { listFunctions } from './library/lists';
+import { quantityLibrary } from './library/quantity';
 import { regexFunctions } from './library/regex';
-import type { CelFunction } from './library/types';
+import type { CelFunction, CelLibrary } from './library/types';
+import { urlLibrary } from './library/url';
 import { toCelValue } from './values';
 
 export interface CelVariable {
@@ -33,7 +37,17 @@ export interface EvalOptions {
   limit?: number;
 }
 
-const libraries: readonly CelFunction[] = [...listFunctions, ...regexFunctions, ...authorizerFunctions];
+/** Every library, as upstream's admission environment has them (docs/design.md lists them). */
+export const celLibraries: readonly CelLibrary[] = [
+  { functions: listFunctions },
+  { functions: regexFunctions },
+  quantityLibrary,
+  urlLibrary,
+  ipLibrary,
+  cidrLibrary,
+  formatLibrary,
+  authorizerLibrary,
+];
 
 export class CelEnvironment {
   private readonly env: Environment;
@@ -42,9 +56,15 @@ export class CelEnvironment {
   constructor(variables: readonly CelVariable[]) {
     // Every object variable is dynamic: has() tests a field's presence (spec §4.10.4).
     this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-    for (const t of authorizerTypes) this.env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
+    for (const lib of celLibraries) {
+      for (const t of lib.types ?? []) this.env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
+    }
+    for (const lib of celLibraries) {
+      for (const f of lib.functions) this.env.registerFunction(f.signature, costed(f));
+      for (const o of lib.operators ?? []) this.env.registerOperator(o.signature, o.handler);
+      for (const c of lib.constants ?? []) this.env.registerConstant(c.name, c.type, c.value);
+    }
     for (const v of variables) this.env.registerVariable(v.name, 'dyn');
-    for (const f of libraries) this.env.registerFunction(f.signature, costed(f));
     this.variables = new Map(variables.map((v) => [v.name, v]));
   }
 

@@ -4,7 +4,7 @@
 // authorizer.requestResource; decisions answer allowed(), reason(), errored(), error().
 // A check costs upstream's fixed 350,000, so an expression affords two within PerCallLimit.
 import type { CelAuthorizer, CelAuthorizerDecision } from './authorizer';
-import type { CelFunction } from './types';
+import type { CelFunction, CelLibrary, CelType } from './types';
 
 export class DecisionValue {
   constructor(readonly decision: CelAuthorizerDecision & { error?: string }) {}
@@ -50,7 +50,7 @@ export class AuthorizerValue {
 }
 
 /** The CEL type names and their constructors (registered by CelEnvironment). */
-export const authorizerTypes: readonly { name: string; ctor: new (...args: never[]) => unknown; fields?: Record<string, string> }[] = [
+const authorizerTypes: readonly CelType[] = [
   { name: 'Authorizer', ctor: AuthorizerValue, fields: { requestResource: 'ResourceCheck' } },
   { name: 'GroupCheck', ctor: GroupCheckValue },
   { name: 'ResourceCheck', ctor: ResourceCheckValue },
@@ -69,7 +69,7 @@ function decide(f: () => CelAuthorizerDecision): DecisionValue {
   }
 }
 
-export const authorizerFunctions: readonly CelFunction[] = [
+const authorizerFunctions: readonly CelFunction[] = [
   { signature: 'Authorizer.group(string): GroupCheck', cost: one, handler: (a, g) => new GroupCheckValue((a as AuthorizerValue).authz, g as string) },
   { signature: 'Authorizer.path(string): PathCheck', cost: one, handler: (a, p) => new PathCheckValue((a as AuthorizerValue).authz, p as string) },
   {
@@ -99,3 +99,5 @@ export const authorizerFunctions: readonly CelFunction[] = [
   { signature: 'Decision.errored(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.error !== undefined },
   { signature: 'Decision.error(): string', cost: one, handler: (d) => (d as DecisionValue).decision.error ?? '' },
 ];
+
+export const authorizerLibrary: CelLibrary = { types: authorizerTypes, functions: authorizerFunctions };
