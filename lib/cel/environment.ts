@@ -22,6 +22,12 @@ export interface CelVariable {
   schema?: FieldSchema;
   /** Property names as they are (admission policies, as upstream's unstructured values); default: escaped (§4.10.2). */
   unescaped?: boolean;
+  /**
+   * The value is changed between evaluations (admission's `variables`), so its conversion is not
+   * cached. Other values are converted once per object identity: a request's object is read by
+   * every expression of every policy.
+   */
+  volatile?: boolean;
 }
 
 export type CompileResult = { program: CelProgram; error?: undefined } | { program?: undefined; error: string };
@@ -35,6 +41,8 @@ export interface EvalOptions {
   budget?: CostBudget;
   /** Per-expression limit (upstream's PerCallLimit by default). */
   limit?: number;
+  /** Schemas for this evaluation's values, over the declared ones (admission: the request's kind). */
+  schemas?: Readonly<Record<string, FieldSchema | undefined>>;
 }
 
 /** Every library, as upstream's admission environment has them (docs/design.md lists them). */
@@ -93,7 +101,8 @@ export class CelProgram {
     const ctx: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(activation)) {
       const decl = this.variables.get(name);
-      ctx[name] = toCelValue(v, decl?.schema, !decl?.unescaped);
+      const schema = opts.schemas?.[name] ?? decl?.schema;
+      ctx[name] = decl?.volatile ? toCelValue(v, schema, !decl.unescaped) : convertCached(v, schema, !decl?.unescaped);
     }
     try {
       const value = withTracker(tracker, () => this.parsed(ctx));
@@ -105,6 +114,20 @@ export class CelProgram {
       if (opts.budget) opts.budget.remaining -= tracker.cost;
     }
   }
+}
+
+/** Converted values per raw object, per schema and escaping (objects are not changed while referenced). */
+const conversions = new WeakMap<object, Map<FieldSchema | undefined, [unknown?, unknown?]>>();
+
+function convertCached(v: unknown, schema: FieldSchema | undefined, escape: boolean): unknown {
+  if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return toCelValue(v, schema, escape);
+  let bySchema = conversions.get(v);
+  if (!bySchema) conversions.set(v, (bySchema = new Map()));
+  let pair = bySchema.get(schema);
+  if (!pair) bySchema.set(schema, (pair = []));
+  const i = escape ? 0 : 1;
+  if (!(i in pair)) pair[i] = toCelValue(v, schema, escape);
+  return pair[i];
 }
 
 function costed(f: CelFunction): (...args: unknown[]) => unknown {

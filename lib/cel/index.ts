@@ -5,3 +5,4 @@ export { escapeName, unescapeName } from './escaping';
 export type { CelAuthorizer, CelAuthorizerDecision, CelPathCheck, CelResourceCheck } from './library/authorizer';
 export { compilationFailedDetail, policyEnvironment } from './policyEnvironment';
 export { AuthorizerValue } from './library/authorizerValues';
+export { objectField } from './schemaField';

@@ -4,6 +4,7 @@
 // node before running it, so a runaway comprehension stops at the limit.
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { CostTracker, regexCost, traversalCost, unitCost } from './cost';
+import { typedListAdd, typedListEquals } from './listTypes';
 
 interface LibEvaluator {
   run(node: ASTNode, ctx: unknown): unknown;
@@ -14,6 +15,22 @@ interface EvalNode {
   op: string;
   args: unknown;
   evaluate(ev: LibEvaluator, node: EvalNode, ctx: unknown): unknown;
+  /** Set by cel-js's checker on binary operators: applies the operator to evaluated operands. */
+  handle?: BinaryHandle;
+}
+type BinaryHandle = (this: EvalNode, l: unknown, r: unknown, ast: unknown, ev: unknown) => unknown;
+
+/** Set and map lists (§4.10.5) decide ==, != and + themselves when they are the left operand. */
+function wrapListOperator(n: EvalNode): void {
+  const base = n.handle;
+  if (typeof base !== 'function') return;
+  const op = n.op;
+  n.handle = function (l, r, ast, ev) {
+    if (op === '+') return typedListAdd(l, r) ?? base.call(this, l, r, ast, ev);
+    const eq = typedListEquals(l, r);
+    if (eq === undefined) return base.call(this, l, r, ast, ev);
+    return op === '==' ? eq : !eq;
+  };
 }
 
 /** The evaluator our library functions see as `this`: they charge their own size-based cost. */
@@ -58,6 +75,7 @@ export function instrument(root: ASTNode): void {
   const node = root as unknown as EvalNode;
   const recorded = new Set<unknown>();
   walk(root, (n) => {
+    if (n.op === '==' || n.op === '!=' || n.op === '+') wrapListOperator(n);
     const a = n.args as unknown[];
     if (n.op === 'rcall' && sizedBuiltins.has(a[0] as string)) {
       recorded.add(a[1]);

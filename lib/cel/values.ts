@@ -2,6 +2,7 @@
 // property names are escaped, inaccessible properties are dropped. Map keys stay as they are.
 import type { FieldSchema } from '../api/schema';
 import { escapeName } from './escaping';
+import { tagList } from './listTypes';
 
 /**
  * `escape` false keeps property names as they are: admission policies see objects as upstream's
@@ -13,7 +14,17 @@ export function toCelValue(v: unknown, field?: FieldSchema, escape = true): unkn
     if (field?.type === 'integer' || (field === undefined || field.type === 'any') && Number.isInteger(v)) return BigInt(v);
     return v;
   }
-  if (Array.isArray(v)) return v.map((x) => toCelValue(x, field?.type === 'array' ? field.items : undefined, escape));
+  if (Array.isArray(v)) {
+    const list = v.map((x) => toCelValue(x, field?.type === 'array' ? field.items : undefined, escape));
+    if (field?.type !== 'array') return list;
+    // set and map lists compare ignoring order and add as union/merge (spec §4.10.5)
+    if (field.listType === 'set') return tagList(list, { type: 'set' });
+    if (field.listType === 'map') {
+      const keys = (field.listMapKeys ?? []).map((k) => (escape ? (escapeName(k) ?? k) : k));
+      return tagList(list, { type: 'map', keys });
+    }
+    return list;
+  }
   if (typeof v !== 'object') return v;
   // Library values (the authorizer) are class instances: handed over as they are.
   const proto: unknown = Object.getPrototypeOf(v);
