@@ -12,6 +12,7 @@ import type { Etcd3 } from 'etcd3';
 import { findEtcdBinary } from '../lib/etcd/testing/etcdServer';
 import { runAuthz } from './authz';
 import { runCsr } from './csr';
+import { runPolicies } from './policies';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
@@ -53,9 +54,13 @@ const defaults = {
   csrConcurrency: 16,
   /** In-process CsrSigner.sign calls per request key type. */
   csrSignatures: 500,
+  /** Creates measured per policy count in the admission-policy phase. */
+  policyCreates: 2000,
+  /** Bound ValidatingAdmissionPolicies (3 validations each) the policy phase measures with. */
+  policyCounts: '0,10,100',
   /** Small counts for a smoke run. */
   quick: false,
-  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,authz,csr (gets, lists and bare imply creates). */
+  /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,policies,authz,csr (gets, lists and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -81,7 +86,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200 };
+    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, policyCreates: 400 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -107,7 +112,7 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'authz', 'csr'];
+const allPhases = ['creates', 'gets', 'lists', 'bare', 'watch', 'policies', 'authz', 'csr'];
 
 /** What every phase needs. */
 interface Ctx {
@@ -148,6 +153,7 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
     if (phases.has('creates')) await objectPhases(ctx, phases);
     if (phases.has('bare')) await barePhase(ctx);
     if (phases.has('watch')) await watchPhase(ctx);
+    if (phases.has('policies')) await policiesPhase(ctx);
     // Last: it adds RBAC objects and runs a second apiserver, which nothing before should see.
     if (phases.has('authz')) await authzPhase(ctx);
     // After authz too: it starts a controller manager, whose controllers then act on the cluster.
@@ -268,6 +274,23 @@ async function watchPhase(ctx: Ctx): Promise<void> {
   } finally {
     watchClient.close();
   }
+}
+
+/** Create throughput and CPU with 0, 10 and 100 bound admission policies (bench/policies.ts). */
+async function policiesPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  const counts = cfg.policyCounts.split(',').map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`--policyCounts: not a list of counts: ${cfg.policyCounts}`);
+  ctx.results.policies = await runPolicies({
+    client: ctx.api,
+    pids: ctx.pids,
+    creates: cfg.policyCreates,
+    concurrency: cfg.concurrency,
+    warmupCreates: Math.min(cfg.warmupCreates, cfg.policyCreates),
+    pad: cfg.pad,
+    counts,
+    log: step,
+  });
 }
 
 /** RBAC vs AlwaysAllow for a non-masters user's GETs (bench/authz.ts). */

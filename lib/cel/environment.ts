@@ -22,12 +22,6 @@ export interface CelVariable {
   schema?: FieldSchema;
   /** Property names as they are (admission policies, as upstream's unstructured values); default: escaped (§4.10.2). */
   unescaped?: boolean;
-  /**
-   * The value is changed between evaluations (admission's `variables`), so its conversion is not
-   * cached. Other values are converted once per object identity: a request's object is read by
-   * every expression of every policy.
-   */
-  volatile?: boolean;
 }
 
 export type CompileResult = { program: CelProgram; error?: undefined } | { program?: undefined; error: string };
@@ -41,8 +35,6 @@ export interface EvalOptions {
   budget?: CostBudget;
   /** Per-expression limit (upstream's PerCallLimit by default). */
   limit?: number;
-  /** Schemas for this evaluation's values, over the declared ones (admission: the request's kind). */
-  schemas?: Readonly<Record<string, FieldSchema | undefined>>;
 }
 
 /** Every library, as upstream's admission environment has them (docs/design.md lists them). */
@@ -89,20 +81,44 @@ export class CelEnvironment {
   }
 }
 
+/**
+ * Values converted once for many evaluations (an admission request's object is read by every
+ * expression of every policy). `with` adds one more: JSON to convert, or a CEL value as it is.
+ */
+export class CelActivation {
+  private constructor(readonly values: Readonly<Record<string, unknown>>) {}
+
+  /** `escape` false: property names as they are (admission's unstructured objects). */
+  static of(raw: Readonly<Record<string, unknown>>, opts: { escape?: boolean; schemas?: Readonly<Record<string, FieldSchema | undefined>> } = {}): CelActivation {
+    const values: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(raw)) values[name] = toCelValue(v, opts.schemas?.[name], opts.escape ?? true);
+    return new CelActivation(values);
+  }
+
+  with(name: string, value: unknown, opts: { escape?: boolean; schema?: FieldSchema; celValue?: boolean } = {}): CelActivation {
+    return new CelActivation({ ...this.values, [name]: opts.celValue ? value : toCelValue(value, opts.schema, opts.escape ?? true) });
+  }
+}
+
 export class CelProgram {
   constructor(
     private readonly parsed: ((ctx?: Record<string, unknown>) => unknown) & { ast: ASTNode },
     private readonly variables: ReadonlyMap<string, CelVariable>,
   ) {}
 
-  evaluate(activation: Readonly<Record<string, unknown>>, opts: EvalOptions = {}): EvalResult {
+  /** Evaluates with JSON values (converted by the declared variables) or an already converted CelActivation. */
+  evaluate(activation: Readonly<Record<string, unknown>> | CelActivation, opts: EvalOptions = {}): EvalResult {
     const limit = Math.min(opts.limit ?? perCallLimit, opts.budget?.remaining ?? Infinity);
     const tracker = new CostTracker(limit);
-    const ctx: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(activation)) {
-      const decl = this.variables.get(name);
-      const schema = opts.schemas?.[name] ?? decl?.schema;
-      ctx[name] = decl?.volatile ? toCelValue(v, schema, !decl.unescaped) : convertCached(v, schema, !decl?.unescaped);
+    let ctx: Readonly<Record<string, unknown>>;
+    if (activation instanceof CelActivation) ctx = activation.values;
+    else {
+      const converted: Record<string, unknown> = {};
+      for (const [name, v] of Object.entries(activation)) {
+        const decl = this.variables.get(name);
+        converted[name] = toCelValue(v, decl?.schema, !decl?.unescaped);
+      }
+      ctx = converted;
     }
     try {
       const value = withTracker(tracker, () => this.parsed(ctx));
@@ -114,20 +130,6 @@ export class CelProgram {
       if (opts.budget) opts.budget.remaining -= tracker.cost;
     }
   }
-}
-
-/** Converted values per raw object, per schema and escaping (objects are not changed while referenced). */
-const conversions = new WeakMap<object, Map<FieldSchema | undefined, [unknown?, unknown?]>>();
-
-function convertCached(v: unknown, schema: FieldSchema | undefined, escape: boolean): unknown {
-  if (v === null || typeof v !== 'object' || Object.getPrototypeOf(v) !== Object.prototype) return toCelValue(v, schema, escape);
-  let bySchema = conversions.get(v);
-  if (!bySchema) conversions.set(v, (bySchema = new Map()));
-  let pair = bySchema.get(schema);
-  if (!pair) bySchema.set(schema, (pair = []));
-  const i = escape ? 0 : 1;
-  if (!(i in pair)) pair[i] = toCelValue(v, schema, escape);
-  return pair[i];
 }
 
 function costed(f: CelFunction): (...args: unknown[]) => unknown {

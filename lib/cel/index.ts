@@ -1,4 +1,4 @@
-export { CelEnvironment, CelProgram } from './environment';
+export { CelActivation, CelEnvironment, CelProgram } from './environment';
 export type { CelVariable, CompileResult, EvalOptions, EvalResult } from './environment';
 export { CostBudget, CostLimitExceeded, costLimitExceededMessage, perCallLimit, runtimeCostBudget, unitCost } from './cost';
 export { escapeName, unescapeName } from './escaping';

@@ -86,30 +86,54 @@ export function instrument(root: ASTNode): void {
   const hook: EvalNode['evaluate'] = function (this: EvalNode, ev, n, ctx) {
     const tracker = active;
     if (!tracker) return base.call(this, ev, n, ctx);
-    const values = new Map<unknown, unknown>();
-    const costed: LibEvaluator & CostedEvaluator = Object.assign(Object.create(ev) as LibEvaluator, {
-      celCost: tracker,
-      debugTypeDeep: (v: unknown) => ev.debugTypeDeep(v),
-      debugRuntimeType: (v: unknown, t: unknown) => ev.debugRuntimeType(v, t),
-      run(this: LibEvaluator, child: ASTNode, c: unknown): unknown {
-        const cn = child as unknown as EvalNode;
-        tracker.add(nodeCost[cn.op] ?? unitCost.operation);
-        const v = cn.evaluate(this, cn, c);
-        if (recorded.has(child)) values.set(child, v);
-        if (cn.op === 'rcall') chargeSized(tracker, cn, values);
-        return v;
-      },
-    });
+    const prev = state;
+    state = { tracker, recorded, values: recorded.size ? new Map() : undefined };
     tracker.add(nodeCost[node.op] ?? unitCost.operation);
     try {
-      const v = base.call(this, costed, n, ctx);
-      if (node.op === 'rcall') chargeSized(tracker, node, values);
+      const v = base.call(this, costedFor(ev), n, ctx);
+      if (node.op === 'rcall' && state.values) chargeSized(tracker, node, state.values);
       return v;
     } finally {
+      state = prev;
       this.evaluate = hook;
     }
   };
   node.evaluate = hook;
+}
+
+/** The running root's tracker and the operand values its sized builtins are charged by. */
+interface RootState {
+  tracker: CostTracker;
+  recorded: ReadonlySet<unknown>;
+  values: Map<unknown, unknown> | undefined;
+}
+let state: RootState | undefined;
+
+/** One charging evaluator per library evaluator (made once: evaluations are frequent, evaluators few). */
+const costedEvaluators = new WeakMap<LibEvaluator, LibEvaluator & CostedEvaluator>();
+
+function costedFor(ev: LibEvaluator): LibEvaluator & CostedEvaluator {
+  let costed = costedEvaluators.get(ev);
+  if (costed) return costed;
+  costed = Object.create(ev) as LibEvaluator & CostedEvaluator;
+  Object.defineProperty(costed, 'celCost', { get: () => state!.tracker });
+  Object.assign(costed, {
+    debugTypeDeep: (v: unknown) => ev.debugTypeDeep(v),
+    debugRuntimeType: (v: unknown, t: unknown) => ev.debugRuntimeType(v, t),
+    run(this: LibEvaluator, child: ASTNode, c: unknown): unknown {
+      const s = state!;
+      const cn = child as unknown as EvalNode;
+      s.tracker.add(nodeCost[cn.op] ?? unitCost.operation);
+      const v = cn.evaluate(this, cn, c);
+      if (s.values) {
+        if (s.recorded.has(child)) s.values.set(child, v);
+        if (cn.op === 'rcall') chargeSized(s.tracker, cn, s.values);
+      }
+      return v;
+    },
+  });
+  costedEvaluators.set(ev, costed);
+  return costed;
 }
 
 function chargeSized(tracker: CostTracker, n: EvalNode, values: Map<unknown, unknown>): void {

@@ -10,7 +10,7 @@ const base = ['object', 'oldObject', 'request', 'namespaceObject', 'variables', 
 let withParams: CelEnvironment | undefined;
 let withoutParams: CelEnvironment | undefined;
 
-const declare = (name: string) => ({ name, unescaped: true, volatile: name === 'variables' });
+const declare = (name: string) => ({ name, unescaped: true });
 
 export function policyEnvironment(hasParams: boolean): CelEnvironment {
   if (hasParams) return (withParams ??= new CelEnvironment([...base, 'params'].map(declare)));

@@ -1,7 +1,7 @@
 // Evaluating one compiled policy for one binding and parameter (upstream validating/validator.go):
 // matchConditions (all true to go on), variables, validations with their failure messages and
 // reasons, and audit annotation values. Errors follow the policy's failurePolicy.
-import type { CostBudget, EvalOptions } from '../../cel';
+import type { CelActivation, CostBudget, EvalOptions } from '../../cel';
 import type { CompiledExpression, CompiledPolicy, CompiledValidation } from './compiled';
 
 /** `error`: the decision comes from an evaluation error (failurePolicy decided the action). */
@@ -28,7 +28,7 @@ function errorMessage(c: CompiledExpression, message: string): string {
 /** Upstream's text when the request's budget runs out (plugin/cel/activation.go). */
 export const outOfBudgetMessage = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
-function failureMessage(v: CompiledValidation, activation: Record<string, unknown>, opts: EvalOptions): string {
+function failureMessage(v: CompiledValidation, activation: CelActivation, opts: EvalOptions): string {
   if (!v.messageExpression) return fallbackMessage(v);
   const r = v.messageExpression.program.evaluate(activation, opts);
   if (!r.ok || typeof r.value !== 'string') return fallbackMessage(v);
@@ -42,18 +42,14 @@ function aggregate(messages: readonly string[]): string {
   return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
 }
 
-/** Evaluates the policy; `activation` holds object, oldObject, request, params, namespaceObject. */
-export function evaluatePolicy(
-  p: CompiledPolicy,
-  base: Readonly<Record<string, unknown>>,
-  budget: CostBudget,
-  schemas?: EvalOptions['schemas'],
-): PolicyResult {
-  const opts: EvalOptions = { budget, schemas };
+/** Evaluates the policy; `base` holds object, oldObject, request, params, namespaceObject, authorizer. */
+export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: CostBudget): PolicyResult {
+  const opts: EvalOptions = { budget };
   const onError = (message: string, index: number): Decision =>
     p.failurePolicy === 'Ignore' ? { action: 'admit', error: message } : { action: 'deny', message, index, error: true };
   const variables: Record<string, unknown> = {};
-  const activation: Record<string, unknown> = { ...base, variables };
+  // Variables hold CEL values already; later ones see the earlier ones through this record.
+  const activation = base.with('variables', variables, { celValue: true });
   // Any false condition skips the policy; errors without a false one follow the failurePolicy.
   const conditionErrors: string[] = [];
   for (const c of p.matchConditions) {

@@ -4,7 +4,7 @@
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
 import type { ApiObject, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
-import { AuthorizerValue, CostBudget, objectField } from '../../cel';
+import { AuthorizerValue, CelActivation, CostBudget, objectField } from '../../cel';
 import { celAuthorizer } from './authorizer';
 import { errors } from '../../machinery/errors';
 import type { ValidatingPlugin } from '../attributes';
@@ -82,6 +82,8 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
     const budget = new CostBudget();
     const kindSchema = deps.schemaOf?.(a.resource.group, a.version ?? '', a.resource.resource);
     const schemas = kindSchema && !a.subresource ? { object: objectField(kindSchema), oldObject: objectField(kindSchema) } : undefined;
+    // Converted once for every policy; params and the namespace are added per binding.
+    let base: CelActivation | undefined;
     const denials: Denial[] = [];
     const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
 
@@ -99,15 +101,18 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
       const annotations = new Map<string, string[]>();
       for (const b of bindings) {
         if (!matchResourcesMatch(b.spec?.matchResources, m, false)) continue;
-        const params = await collectParams(deps, p, b, a.namespace);
+        // No await without a paramKind: most policies have none, and each await is a turn of the loop.
+        const params = p.policy.spec?.paramKind ? await collectParams(deps, p, b, a.namespace) : [null];
         if (typeof params === 'string') {
           configError(p, b, params);
           continue;
         }
-        const namespace = await loadNamespace();
+        const namespace = namespaceObject !== undefined ? namespaceObject : await loadNamespace();
         for (const param of params) {
           const started = performance.now();
-          const result = evaluatePolicy(p, { object, oldObject, request, params: param, namespaceObject: namespace, authorizer }, budget, schemas);
+          base ??= CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace }, { escape: false, schemas });
+          const activation = base.with('params', param, { escape: false });
+          const result = evaluatePolicy(p, activation, budget);
           const seconds = (performance.now() - started) / 1000;
           const bindingName = b.metadata?.name ?? '';
           const observe = (enforcementAction: PolicyCheck['enforcementAction'], error: string | undefined): void =>
