@@ -49,21 +49,34 @@ export const celLibraries: readonly CelLibrary[] = [
   authorizerLibrary,
 ];
 
+export const celEnvironmentOptions = { enableOptionalTypes: true, homogeneousAggregateLiterals: false } as const;
+
+let libraryBase: Environment | undefined;
+
+/** A fresh cel-js environment with every library registered (a clone of one built once). */
+export function libraryEnvironment(): Environment {
+  if (!libraryBase) {
+    const env = new Environment(celEnvironmentOptions);
+    for (const lib of celLibraries) {
+      for (const t of lib.types ?? []) env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
+    }
+    for (const lib of celLibraries) {
+      for (const f of lib.functions) env.registerFunction(f.signature, costed(f));
+      for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler);
+      for (const c of lib.constants ?? []) env.registerConstant(c.name, c.type, c.value);
+    }
+    libraryBase = env;
+  }
+  return libraryBase.clone(celEnvironmentOptions);
+}
+
 export class CelEnvironment {
   private readonly env: Environment;
   private readonly variables: ReadonlyMap<string, CelVariable>;
 
   constructor(variables: readonly CelVariable[]) {
     // Every object variable is dynamic: has() tests a field's presence (spec §4.10.4).
-    this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-    for (const lib of celLibraries) {
-      for (const t of lib.types ?? []) this.env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
-    }
-    for (const lib of celLibraries) {
-      for (const f of lib.functions) this.env.registerFunction(f.signature, costed(f));
-      for (const o of lib.operators ?? []) this.env.registerOperator(o.signature, o.handler);
-      for (const c of lib.constants ?? []) this.env.registerConstant(c.name, c.type, c.value);
-    }
+    this.env = libraryEnvironment();
     for (const v of variables) this.env.registerVariable(v.name, 'dyn');
     this.variables = new Map(variables.map((v) => [v.name, v]));
   }

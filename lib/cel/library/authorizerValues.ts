@@ -51,11 +51,11 @@ export class AuthorizerValue {
 
 /** The CEL type names and their constructors (registered by CelEnvironment). */
 const authorizerTypes: readonly CelType[] = [
-  { name: 'Authorizer', ctor: AuthorizerValue, fields: { requestResource: 'ResourceCheck' } },
-  { name: 'GroupCheck', ctor: GroupCheckValue },
-  { name: 'ResourceCheck', ctor: ResourceCheckValue },
-  { name: 'PathCheck', ctor: PathCheckValue },
-  { name: 'Decision', ctor: DecisionValue },
+  { name: 'kubernetes.authorization.Authorizer', ctor: AuthorizerValue, fields: { requestResource: 'kubernetes.authorization.ResourceCheck' } },
+  { name: 'kubernetes.authorization.GroupCheck', ctor: GroupCheckValue },
+  { name: 'kubernetes.authorization.ResourceCheck', ctor: ResourceCheckValue },
+  { name: 'kubernetes.authorization.PathCheck', ctor: PathCheckValue },
+  { name: 'kubernetes.authorization.Decision', ctor: DecisionValue },
 ];
 
 const checkCost = 350_000;
@@ -70,19 +70,19 @@ function decide(f: () => CelAuthorizerDecision): DecisionValue {
 }
 
 const authorizerFunctions: readonly CelFunction[] = [
-  { signature: 'Authorizer.group(string): GroupCheck', cost: one, handler: (a, g) => new GroupCheckValue((a as AuthorizerValue).authz, g as string) },
-  { signature: 'Authorizer.path(string): PathCheck', cost: one, handler: (a, p) => new PathCheckValue((a as AuthorizerValue).authz, p as string) },
+  { signature: 'kubernetes.authorization.Authorizer.group(string): kubernetes.authorization.GroupCheck', cost: one, handler: (a, g) => new GroupCheckValue((a as AuthorizerValue).authz, g as string) },
+  { signature: 'kubernetes.authorization.Authorizer.path(string): kubernetes.authorization.PathCheck', cost: one, handler: (a, p) => new PathCheckValue((a as AuthorizerValue).authz, p as string) },
   {
-    signature: 'Authorizer.serviceAccount(string, string): Authorizer',
+    signature: 'kubernetes.authorization.Authorizer.serviceAccount(string, string): kubernetes.authorization.Authorizer',
     cost: one,
     handler: (a, ns, name) => new AuthorizerValue((a as AuthorizerValue).authz.forServiceAccount(ns as string, name as string)),
   },
-  { signature: 'GroupCheck.resource(string): ResourceCheck', cost: one, handler: (g, r) => new ResourceCheckValue((g as GroupCheckValue).authz, (g as GroupCheckValue).group, r as string) },
-  { signature: 'ResourceCheck.subresource(string): ResourceCheck', cost: one, handler: (c, s) => (c as ResourceCheckValue).with({ subresource: s as string }) },
-  { signature: 'ResourceCheck.namespace(string): ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ namespace: n as string }) },
-  { signature: 'ResourceCheck.name(string): ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ name: n as string }) },
+  { signature: 'kubernetes.authorization.GroupCheck.resource(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (g, r) => new ResourceCheckValue((g as GroupCheckValue).authz, (g as GroupCheckValue).group, r as string) },
+  { signature: 'kubernetes.authorization.ResourceCheck.subresource(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, s) => (c as ResourceCheckValue).with({ subresource: s as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.namespace(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ namespace: n as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.name(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ name: n as string }) },
   {
-    signature: 'ResourceCheck.check(string): Decision',
+    signature: 'kubernetes.authorization.ResourceCheck.check(string): kubernetes.authorization.Decision',
     cost: () => checkCost,
     handler: (c, verb) => {
       const r = c as ResourceCheckValue;
@@ -90,14 +90,14 @@ const authorizerFunctions: readonly CelFunction[] = [
     },
   },
   {
-    signature: 'PathCheck.check(string): Decision',
+    signature: 'kubernetes.authorization.PathCheck.check(string): kubernetes.authorization.Decision',
     cost: () => checkCost,
     handler: (p, verb) => decide(() => (p as PathCheckValue).authz.checkPath({ path: (p as PathCheckValue).path, verb: verb as string })),
   },
-  { signature: 'Decision.allowed(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.allowed },
-  { signature: 'Decision.reason(): string', cost: one, handler: (d) => (d as DecisionValue).decision.reason },
-  { signature: 'Decision.errored(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.error !== undefined },
-  { signature: 'Decision.error(): string', cost: one, handler: (d) => (d as DecisionValue).decision.error ?? '' },
+  { signature: 'kubernetes.authorization.Decision.allowed(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.allowed },
+  { signature: 'kubernetes.authorization.Decision.reason(): string', cost: one, handler: (d) => (d as DecisionValue).decision.reason },
+  { signature: 'kubernetes.authorization.Decision.errored(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.error !== undefined },
+  { signature: 'kubernetes.authorization.Decision.error(): string', cost: one, handler: (d) => (d as DecisionValue).decision.error ?? '' },
 ];
 
 export const authorizerLibrary: CelLibrary = { types: authorizerTypes, functions: authorizerFunctions };
