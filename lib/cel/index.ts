@@ -6,3 +6,5 @@ export type { CelAuthorizer, CelAuthorizerDecision, CelPathCheck, CelResourceChe
 export { compilationFailedDetail, policyEnvironment } from './policyEnvironment';
 export { AuthorizerValue } from './library/authorizerValues';
 export { objectField } from './schemaField';
+export { TypedChecker } from './typing';
+export type { CheckResult, TypedVariable } from './typing';
