@@ -12,6 +12,8 @@ import { cidrLibrary, ipLibrary } from './library/ip';
 import { listFunctions } from './library/lists';
 import { quantityLibrary } from './library/quantity';
 import { regexFunctions } from './library/regex';
+import { setsLibrary } from './library/sets';
+import { stringsExtLibrary } from './library/stringsExt';
 import type { CelFunction, CelLibrary } from './library/types';
 import { urlLibrary } from './library/url';
 import { toCelValue } from './values';
@@ -41,6 +43,8 @@ export interface EvalOptions {
 export const celLibraries: readonly CelLibrary[] = [
   { functions: listFunctions },
   { functions: regexFunctions },
+  stringsExtLibrary,
+  setsLibrary,
   quantityLibrary,
   urlLibrary,
   ipLibrary,

@@ -249,3 +249,39 @@ describe('format (format_test.go)', () => {
     },
   );
 });
+
+describe('strings extension (cel-go ext/strings_test.go)', () => {
+  table([
+    ["'tacocat'.charAt(3)", 'o'],
+    ["'tacocat'.charAt(7)", ''],
+    ["'©αT'.charAt(1)", 'α'],
+    ["'tacocat'.charAt(30)", err('index out of range: 30')],
+    ["'12 days 12 hours'.replace('{0}', '2')", '12 days 12 hours'],
+    ["'{0} days {0} hours'.replace('{0}', '2')", '2 days 2 hours'],
+    ["'{0} days {0} hours'.replace('{0}', '2', 1).replace('{0}', '23')", '2 days 23 hours'],
+    ["'1 ©αT taco'.replace('αT', 'o©α')", '1 ©o©α taco'],
+    ["'abc'.replace('', 'x')", 'xaxbxcx'],
+    ["'abc'.replace('b', 'x', 0)", 'abc'],
+    ['strings.quote("first\\nsecond")', '"first\\nsecond"'],
+    ['strings.quote("bell\\a")', '"bell\\a"'],
+    ['strings.quote(\'she said "hi"\')', '"she said \\"hi\\""'],
+    ["'TacoCat'.lowerAscii()", 'tacocat'],
+    ["['a', 'b'].join(', ')", 'a, b'],
+  ]);
+});
+
+describe('sets extension (cel-go ext/sets_test.go)', () => {
+  table([
+    ['sets.contains([], [])', true],
+    ['sets.contains([1, 2, 3, 4], [2, 3])', true],
+    ['sets.contains([1, 2, 3], [3, 2, 1])', true],
+    ['sets.contains([1], [1, 1])', true],
+    ['sets.contains([1, 2], [2, 3])', false],
+    ['sets.contains([1, 2.0, 3u], [1.0, 2])', true],
+    ['sets.equivalent([1, 2, 3], [3u, 2.0, 1])', true],
+    ['sets.equivalent([1, 2], [2, 2, 2])', false],
+    ['sets.intersects([1], [1, 2])', true],
+    ['sets.intersects([], [1])', false],
+    ["sets.intersects([[1], [2]], [[2]])", true],
+  ]);
+});
