@@ -8,3 +8,5 @@ export { AuthorizerValue } from './library/authorizerValues';
 export { objectField } from './schemaField';
 export { TypedChecker } from './typing';
 export type { CheckResult, TypedVariable } from './typing';
+export { costErrorMessage, estimateCost, maxRequestSizeBytes } from './staticCost';
+export type { CostEstimate } from './staticCost';

@@ -4,7 +4,7 @@
 // types, dyn for free-form JSON. A TypedChecker type-checks expressions against such variables
 // (the admission policy status controller's job); evaluation keeps dyn variables, as upstream's
 // runtime does. Field names are the JSON names (admission sees unstructured objects unescaped).
-import type { Environment } from '@marcbachmann/cel-js';
+import type { ASTNode, Environment } from '@marcbachmann/cel-js';
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { libraryEnvironment } from './environment';
 import { formatCheckIssue } from './checkIssues';
@@ -52,6 +52,15 @@ export class TypedChecker {
     if (r.valid) return { type: r.type ?? 'dyn' };
     const err = r.error;
     return { issue: formatCheckIssue(expression, err?.message ?? 'invalid expression', issuePosition(expression, err)) };
+  }
+
+  /** The checked AST (for static cost estimation), or the issue. */
+  checkedAst(expression: string): { ast: ASTNode; issue?: undefined } | { ast?: undefined; issue: string } {
+    const c = this.check(expression);
+    if (c.issue !== undefined) return { issue: c.issue };
+    const parsed = this.env.parse(expression);
+    parsed.check();
+    return { ast: parsed.ast };
   }
 
   private objectType(schema: ObjectSchema): string {
