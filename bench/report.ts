@@ -189,7 +189,7 @@ function policiesTable(p: PoliciesResult, config: Results['config']): string {
   ]);
   const met = p.tenPoliciesPercent < 20 ? 'met' : 'MISSED';
   out += `\n  10 policies cost ${p.tenPoliciesPercent.toFixed(1)}% of a create in apiserver CPU (target < 20%: ${met}); by throughput ${p.tenPoliciesThroughputPercent.toFixed(1)}%`;
-  out += `\n  enforced after (ms, last binding created → probe denied): ${p.enforcedAfterMs.join(' ')}`;
+  out += `\n  counts alternate in ${config.policyRounds} rounds; bindings in force after (ms, per slice): ${p.enforcedAfterMs.join(' ')}`;
   return out;
 }
 

@@ -58,6 +58,8 @@ const defaults = {
   policyCreates: 2000,
   /** Bound ValidatingAdmissionPolicies (3 validations each) the policy phase measures with. */
   policyCounts: '0,10,100',
+  /** Rounds the policy counts alternate in (each measures policyCreates ÷ rounds creates per count). */
+  policyRounds: 4,
   /** Small counts for a smoke run. */
   quick: false,
   /** Which measurements: all, or a comma list of creates,gets,lists,bare,watch,policies,authz,csr (gets, lists and bare imply creates). */
@@ -286,9 +288,9 @@ async function policiesPhase(ctx: Ctx): Promise<void> {
     pids: ctx.pids,
     creates: cfg.policyCreates,
     concurrency: cfg.concurrency,
-    warmupCreates: Math.min(cfg.warmupCreates, cfg.policyCreates),
     pad: cfg.pad,
     counts,
+    rounds: cfg.policyRounds,
     log: step,
   });
 }
