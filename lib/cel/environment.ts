@@ -113,7 +113,10 @@ export class CelActivation {
   }
 
   with(name: string, value: unknown, opts: { escape?: boolean; schema?: FieldSchema; celValue?: boolean } = {}): CelActivation {
-    return new CelActivation({ ...this.values, [name]: opts.celValue ? value : toCelValue(value, opts.schema, opts.escape ?? true) });
+    // The others are inherited, not copied: cel-js reads variables as properties of the context.
+    const values = Object.create(this.values) as Record<string, unknown>;
+    values[name] = opts.celValue ? value : toCelValue(value, opts.schema, opts.escape ?? true);
+    return new CelActivation(values);
   }
 }
 

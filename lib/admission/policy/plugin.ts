@@ -110,8 +110,8 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
         const namespace = namespaceObject !== undefined ? namespaceObject : await loadNamespace();
         for (const param of params) {
           const started = performance.now();
-          base ??= CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace }, { escape: false, schemas });
-          const activation = base.with('params', param, { escape: false });
+          base ??= CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace, params: null }, { escape: false, schemas });
+          const activation = param === null ? base : base.with('params', param, { escape: false });
           const result = evaluatePolicy(p, activation, budget);
           const seconds = (performance.now() - started) / 1000;
           const bindingName = b.metadata?.name ?? '';
