@@ -2,7 +2,8 @@
 // validatingadmissionpolicy-status): expressions type-checked against the matched kinds'
 // schemas land in status.typeChecking.expressionWarnings with status.observedGeneration,
 // written through /status; a spec change is checked again. And the kind's schema at
-// evaluation: a set-typed list (metadata.finalizers) compares ignoring order (§4.10.5).
+// evaluation: a set-typed list (metadata.finalizers) compares ignoring order (§4.10.5). And the
+// Kubernetes libraries (quantity, ip/cidr, url, format) in policies served by the real process.
 import { eventually, startCluster, type TestCluster } from './support/apiserver';
 import { kubectlCreate, toYaml } from './support/rbac';
 
@@ -92,5 +93,42 @@ describe('ValidatingAdmissionPolicy status and typed values', () => {
     expect(denied.json<{ message: string }>().message).toContain("denied request: finalizers must be a and b");
     const reversed = await c.apiserver.request('POST', '/api/v1/namespaces/sets/serviceaccounts', { body: { metadata: { name: 'two', finalizers: ['svc.io/b', 'svc.io/a'] } } });
     expect(reversed.status).toBe(201);
+  });
+
+  test('quantity, ip, url and format work in a policy served over HTTPS and kubectl', async () => {
+    await kubectlCreate(c.apiserver, [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'libs' } },
+      {
+        apiVersion: api,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'config-values' },
+        spec: {
+          matchConstraints: {
+            resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+            namespaceSelector: { matchLabels: { 'svc.io/metadata.name': 'libs' } },
+          },
+          validations: [
+            { expression: "!has(object.data.limit) || (isQuantity(object.data.limit) && quantity(object.data.limit).isLessThan(quantity('1Gi')))", message: 'limit must be a quantity under 1Gi' },
+            { expression: "!has(object.data.server) || (isIP(object.data.server) && cidr('10.0.0.0/8').containsIP(object.data.server))", message: 'server must be in 10.0.0.0/8' },
+            { expression: "!has(object.data.endpoint) || (isURL(object.data.endpoint) && url(object.data.endpoint).getScheme() == 'https')", message: 'endpoint must be https' },
+            { expression: "!has(object.data.owner) || !format.dns1123Label().validate(object.data.owner).hasValue()", messageExpression: "format.dns1123Label().validate(object.data.owner).value()[0]" },
+          ],
+        },
+      },
+      { apiVersion: api, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'config-values' }, spec: { policyName: 'config-values', validationActions: ['Deny'] } },
+    ]);
+    const create = (name: string, data: Record<string, string>) =>
+      c.apiserver.request('POST', '/api/v1/namespaces/libs/configmaps', { body: { metadata: { name }, data } });
+    const big = await eventually(async () => {
+      const r = await create('big', { limit: '2Gi' });
+      return r.status === 201 ? undefined : r;
+    });
+    expect(big.json<{ message: string }>().message).toContain('denied request: limit must be a quantity under 1Gi');
+    expect((await create('small', { limit: '512Mi', server: '10.1.2.3', endpoint: 'https://example.com/x', owner: 'team-a' })).status).toBe(201);
+    expect((await create('outside', { server: '192.168.0.1' })).json<{ message: string }>().message).toContain('server must be in 10.0.0.0/8');
+    expect((await create('plain', { endpoint: 'http://example.com' })).json<{ message: string }>().message).toContain('endpoint must be https');
+    const k = await c.apiserver.kubectl(['create', 'configmap', 'owner', '-n', 'libs', '--from-literal=owner=Team_A']);
+    expect(k.code).not.toBe(0);
+    expect(k.stderr).toContain("denied request: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'");
   });
 });

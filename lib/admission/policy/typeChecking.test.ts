@@ -46,6 +46,8 @@ describe('typeCheckPolicy (upstream TestTypeCheck)', () => {
       resolver(withFoo('string')),
       [{ fieldRef: 'spec.validations[0].messageExpression', contains: "found no matching overload for '_+_' applied to '(string, int)'" }],
     ],
+    ['request fields', policy({ validations: [{ expression: "request.userInfo.username == 'x' && request.operation == 'CREATE' && request.userInfo.groups.all(g, g != '')" }] }), resolver(withFoo('string')), []],
+    ['request typo', policy({ validations: [{ expression: "request.usrInfo.username == 'x'" }] }), resolver(withFoo('string')), [{ fieldRef: 'spec.validations[0].expression', contains: "undefined field 'usrInfo'" }]],
     ['authorizer', policy({ validations: [{ expression: "authorizer.group('').resource('endpoints').check('create').allowed()" }] }), resolver(withFoo('string')), []],
     [
       'authorizer invalid',

@@ -5,7 +5,7 @@
 // schema and `variables` from the variables' checked types. A failure becomes one
 // ExpressionWarning per expression: "<group>/<version>, Kind=<kind>: <issue>\n" per kind.
 import type { ValidatingAdmissionPolicy } from '../../api';
-import type { ObjectSchema } from '../../api/schema';
+import { defineObject, s, type ObjectSchema } from '../../api/schema';
 import { TypedChecker, type TypedVariable } from '../../cel';
 
 export interface GroupVersionKind {
@@ -27,6 +27,34 @@ export interface ExpressionWarning {
 }
 
 const maxTypesToCheck = 10;
+
+// The `request` variable's type: upstream's admission/v1 AdmissionRequest as policies see it.
+const GroupVersionKindSchema = defineObject({ name: 'io.svc.admission.GroupVersionKind', fields: { group: s.string(), version: s.string(), kind: s.string() } });
+const GroupVersionResourceSchema = defineObject({ name: 'io.svc.admission.GroupVersionResource', fields: { group: s.string(), version: s.string(), resource: s.string() } });
+const UserInfoSchema = defineObject({
+  name: 'io.svc.admission.UserInfo',
+  fields: { username: s.string(), uid: s.string(), groups: s.array(s.string()), extra: s.map(s.array(s.string())) },
+});
+export const AdmissionRequestSchema = defineObject({
+  name: 'io.svc.admission.AdmissionRequest',
+  fields: {
+    uid: s.string(),
+    kind: s.object(() => GroupVersionKindSchema),
+    resource: s.object(() => GroupVersionResourceSchema),
+    subResource: s.string(),
+    requestKind: s.object(() => GroupVersionKindSchema),
+    requestResource: s.object(() => GroupVersionResourceSchema),
+    requestSubResource: s.string(),
+    name: s.string(),
+    namespace: s.string(),
+    operation: s.string(),
+    userInfo: s.object(() => UserInfoSchema),
+    object: { type: 'any' },
+    oldObject: { type: 'any' },
+    dryRun: s.boolean(),
+    options: { type: 'any' },
+  },
+});
 
 /** Go's GroupVersionKind.String(). */
 export const gvkString = (g: GroupVersionKind): string => `${g.group}/${g.version}, Kind=${g.kind}`;
@@ -77,7 +105,7 @@ function checkerFor(p: ValidatingAdmissionPolicy, schema: ObjectSchema, r: KindR
   const vars: TypedVariable[] = [
     { name: 'object', schema },
     { name: 'oldObject', schema },
-    { name: 'request' },
+    { name: 'request', schema: AdmissionRequestSchema },
     { name: 'namespaceObject', schema: namespaceSchema },
     { name: 'authorizer', type: 'kubernetes.authorization.Authorizer' },
   ];
