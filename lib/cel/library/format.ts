@@ -21,9 +21,9 @@ const uuidPattern = '(?i)(^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 const uuidRe = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
 const dateTimePattern = '^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$';
 const dateTimeRe = new RegExp(dateTimePattern);
-/** govalidator's URL regex and strfmt's base64 regex lengths, upstream's cost estimates. */
-const urlLength = 2083;
-const base64Length = 77;
+/** upstream's size estimates for the uri and byte formats (format.go urlLength, base64Length). */
+const urlLength = 1103;
+const base64Length = 84;
 
 /** Go's time.Parse("2006-01-02", s): exact layout and a real calendar day. */
 function isDate(s: string): boolean {
