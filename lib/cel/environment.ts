@@ -10,6 +10,7 @@ import { authorizerLibrary } from './library/authorizerValues';
 import { formatLibrary } from './library/format';
 import { cidrLibrary, ipLibrary } from './library/ip';
 import { listFunctions } from './library/lists';
+import { numericEqualityLibrary } from './library/numericEquality';
 import { quantityLibrary } from './library/quantity';
 import { regexFunctions } from './library/regex';
 import { setsLibrary } from './library/sets';
@@ -43,6 +44,7 @@ export interface EvalOptions {
 export const celLibraries: readonly CelLibrary[] = [
   { functions: listFunctions },
   { functions: regexFunctions },
+  numericEqualityLibrary,
   stringsExtLibrary,
   setsLibrary,
   quantityLibrary,

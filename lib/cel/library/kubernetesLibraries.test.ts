@@ -285,3 +285,16 @@ describe('sets extension (cel-go ext/sets_test.go)', () => {
     ["sets.intersects([[1], [2]], [[2]])", true],
   ]);
 });
+
+describe('heterogeneous numeric equality (CEL spec)', () => {
+  table([
+    ['1 == 1.0', true],
+    ['1.0 == 1', true],
+    ['1 != 1.5', true],
+    ['1u == 1', true],
+    ['2u == 2.0', true],
+    ['9007199254740993 == 9007199254740992.0', false],
+    ['-1 == 18446744073709551615u', false],
+    ['dyn(3) == 3.0', true],
+  ]);
+});
