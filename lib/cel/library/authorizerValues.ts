@@ -1,5 +1,6 @@
 // upstream's authorizer library (apiserver/pkg/cel/library/authz.go) as CEL types and functions:
 // authorizer.group(g).resource(r)[.subresource(s)][.namespace(n)][.name(n)].check(verb),
+// fieldSelector/labelSelector (upstream's AuthzSelectors, handed to the authorizer as written),
 // authorizer.path(p).check(httpVerb), authorizer.serviceAccount(ns, name), and
 // authorizer.requestResource; decisions answer allowed(), reason(), errored(), error().
 // A check costs upstream's fixed 350,000, so an expression affords two within PerCallLimit.
@@ -18,9 +19,20 @@ export class ResourceCheckValue {
     readonly subresource = '',
     readonly namespace = '',
     readonly name = '',
+    readonly fieldSelector = '',
+    readonly labelSelector = '',
   ) {}
-  with(part: Partial<Pick<ResourceCheckValue, 'subresource' | 'namespace' | 'name'>>): ResourceCheckValue {
-    return new ResourceCheckValue(this.authz, this.group, this.resource, part.subresource ?? this.subresource, part.namespace ?? this.namespace, part.name ?? this.name);
+  with(part: Partial<Pick<ResourceCheckValue, 'subresource' | 'namespace' | 'name' | 'fieldSelector' | 'labelSelector'>>): ResourceCheckValue {
+    return new ResourceCheckValue(
+      this.authz,
+      this.group,
+      this.resource,
+      part.subresource ?? this.subresource,
+      part.namespace ?? this.namespace,
+      part.name ?? this.name,
+      part.fieldSelector ?? this.fieldSelector,
+      part.labelSelector ?? this.labelSelector,
+    );
   }
 }
 
@@ -81,12 +93,17 @@ const authorizerFunctions: readonly CelFunction[] = [
   { signature: 'kubernetes.authorization.ResourceCheck.subresource(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, s) => (c as ResourceCheckValue).with({ subresource: s as string }) },
   { signature: 'kubernetes.authorization.ResourceCheck.namespace(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ namespace: n as string }) },
   { signature: 'kubernetes.authorization.ResourceCheck.name(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ name: n as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.fieldSelector(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, f) => (c as ResourceCheckValue).with({ fieldSelector: f as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.labelSelector(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, l) => (c as ResourceCheckValue).with({ labelSelector: l as string }) },
   {
     signature: 'kubernetes.authorization.ResourceCheck.check(string): kubernetes.authorization.Decision',
     cost: () => checkCost,
     handler: (c, verb) => {
       const r = c as ResourceCheckValue;
-      return decide(() => r.authz.checkResource({ group: r.group, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name, verb: verb as string }));
+      const selectors = { ...(r.fieldSelector ? { fieldSelector: r.fieldSelector } : {}), ...(r.labelSelector ? { labelSelector: r.labelSelector } : {}) };
+      return decide(() =>
+        r.authz.checkResource({ group: r.group, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name, ...selectors, verb: verb as string }),
+      );
     },
   },
   {
