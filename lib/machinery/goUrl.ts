@@ -137,7 +137,6 @@ function parseAuthority(authority: string): string {
 }
 
 function parse(rawURL: string, viaRequest: boolean): GoURL {
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(rawURL)) throw new GoURLError('net/url: invalid control character in URL');
   if (rawURL === '' && viaRequest) throw new GoURLError('empty url');
   const u: GoURL = { scheme: '', opaque: '', host: '', path: '', rawPath: '', rawQuery: '', fragment: '' };
@@ -174,8 +173,6 @@ function parse(rawURL: string, viaRequest: boolean): GoURL {
       authority = authority.slice(0, i);
     }
     u.host = parseAuthority(authority);
-  } else if (u.scheme !== '' && rest.startsWith('/')) {
-    // scheme:/path has an empty host (Go's OmitHost); nothing to record
   }
   u.path = unescape(rest, 'path');
   u.rawPath = escape(u.path, 'path') === rest ? '' : rest;
