@@ -16,6 +16,7 @@ import { regexFunctions } from './library/regex';
 import { setsLibrary } from './library/sets';
 import { stringsExtLibrary } from './library/stringsExt';
 import type { CelFunction, CelLibrary } from './library/types';
+import { typeNamesLibrary, typeValueSources } from './library/typeNames';
 import { urlLibrary } from './library/url';
 import { toCelValue } from './values';
 
@@ -53,6 +54,7 @@ export const celLibraries: readonly CelLibrary[] = [
   cidrLibrary,
   formatLibrary,
   authorizerLibrary,
+  typeNamesLibrary,
 ];
 
 export const celEnvironmentOptions = { enableOptionalTypes: true, homogeneousAggregateLiterals: false } as const;
@@ -71,6 +73,7 @@ export function libraryEnvironment(): Environment {
       for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler);
       for (const c of lib.constants ?? []) env.registerConstant(c.name, c.type, c.value);
     }
+    for (const [holder, field, expression] of typeValueSources) (holder as Record<string, unknown>)[field] = env.evaluate(expression);
     libraryBase = env;
   }
   return libraryBase.clone(celEnvironmentOptions);

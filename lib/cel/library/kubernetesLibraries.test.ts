@@ -298,3 +298,15 @@ describe('heterogeneous numeric equality (CEL spec)', () => {
     ['dyn(3) == 3.0', true],
   ]);
 });
+
+describe('library type names (upstream tests compare type() with them)', () => {
+  table([
+    ['type(ip("192.168.0.1")) == net.IP', true],
+    ['type(cidr("192.168.0.0/24")) == net.CIDR', true],
+    ['type(ip("192.168.0.1")) == net.CIDR', false],
+    ['type(quantity("1")) == kubernetes.Quantity', true],
+    ['type(url("/a")) == kubernetes.URL', true],
+    ['type(format.uri()) == kubernetes.NamedFormat', true],
+    ['type("x") == string', true],
+  ]);
+});
