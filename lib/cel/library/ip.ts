@@ -3,8 +3,7 @@
 // Parsing costs a traversal of the string; accessors cost 1; containment about two prefix
 // traversals (library/cost.go).
 import { IPAddr, IPPrefix, parseAddr, parsePrefix } from '../../machinery/netip';
-import { traversalCost } from '../cost';
-import { unitCost } from '../cost';
+import { traversalCost, unitCost } from '../cost';
 import type { CelFunction, CelLibrary } from './types';
 
 export class IPNamespace {}
