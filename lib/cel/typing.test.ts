@@ -40,6 +40,13 @@ describe('TypedChecker (schema typing)', () => {
     expect(checker.check('authorizer.allowed()').issue).toContain("found no matching overload for 'allowed' applied to 'kubernetes.authorization.Authorizer");
   });
 
+  it('types two schemas of the same name apart', () => {
+    const A = defineObject({ name: 'Same', fields: { a: s.string() } });
+    const B = defineObject({ name: 'Same', fields: { b: s.int64() } });
+    const c = new TypedChecker([{ name: 'x', schema: A }, { name: 'y', schema: B }]);
+    expect(c.check('x.a + string(y.b)')).toEqual({ type: 'string' });
+  });
+
   it('declares variables from checked types', () => {
     const c = new TypedChecker([{ name: 'object', schema: Obj }]);
     c.declare('variables', c.declareObjectType({ name: 'string', works: 'bool' }));

@@ -66,7 +66,9 @@ export class TypedChecker {
   private objectType(schema: ObjectSchema): string {
     const known = this.registered.get(schema);
     if (known) return known;
-    const name = `kubernetes.schema.${schema.name.replace(/[^A-Za-z0-9_.]/g, '_')}`;
+    let name = `kubernetes.schema.${schema.name.replace(/[^A-Za-z0-9_.]/g, '_')}`;
+    // Two schemas may share a name (a kind served in two versions): the second gets a suffix.
+    if ([...this.registered.values()].includes(name)) name = `${name}_${this.registered.size}`;
     this.registered.set(schema, name);
     const fields: Record<string, string> = {};
     for (const [field, f] of Object.entries(schema.fields)) fields[field] = this.fieldType(f);
