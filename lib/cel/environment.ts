@@ -146,7 +146,7 @@ export class CelProgram {
       ctx = converted;
     }
     try {
-      const value = withTracker(tracker, () => this.parsed(ctx));
+      const value = withTracker(tracker, this.parsed, ctx);
       return { ok: true, value, cost: tracker.cost };
     } catch (e) {
       const exceeded = e instanceof CostLimitExceeded || (e as Error).cause instanceof CostLimitExceeded;

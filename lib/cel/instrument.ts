@@ -59,12 +59,12 @@ const nodeCost: Record<string, number> = {
 
 let active: CostTracker | undefined;
 
-/** Runs fn with tracker charged by the instrumented root; evaluation is synchronous. */
-export function withTracker<T>(tracker: CostTracker, fn: () => T): T {
+/** Runs fn(arg) with tracker charged by the instrumented root; evaluation is synchronous. */
+export function withTracker<A, T>(tracker: CostTracker, fn: (arg: A) => T, arg: A): T {
   const prev = active;
   active = tracker;
   try {
-    return fn();
+    return fn(arg);
   } finally {
     active = prev;
   }
@@ -83,11 +83,15 @@ export function instrument(root: ASTNode): void {
     }
   });
   const base = Object.getPrototypeOf(node).evaluate as EvalNode['evaluate'];
+  // One state object per root, reused: a root is never evaluated inside its own evaluation.
+  const own: RootState = { tracker: new CostTracker(0), recorded, values: undefined };
   const hook: EvalNode['evaluate'] = function (this: EvalNode, ev, n, ctx) {
     const tracker = active;
     if (!tracker) return base.call(this, ev, n, ctx);
     const prev = state;
-    state = { tracker, recorded, values: recorded.size ? new Map() : undefined };
+    own.tracker = tracker;
+    own.values = recorded.size ? new Map() : undefined;
+    state = own;
     tracker.add(nodeCost[node.op] ?? unitCost.operation);
     try {
       const v = base.call(this, costedFor(ev), n, ctx);
