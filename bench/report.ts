@@ -5,6 +5,7 @@ import type { AuthzResult } from './authz';
 import type { CsrResult } from './csr';
 import { fieldTrackingTargets, renderFieldTracking, type FieldTrackingResult } from './fieldTracking';
 import { formats, maxSlowdownVsJson, type FormatsResult } from './formats';
+import type { PoliciesResult } from './policies';
 import type { LoadResult, CpuUse } from './load';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
@@ -48,6 +49,8 @@ export interface Results {
   csr?: CsrResult;
   /** managedFields on every write vs the previous release; the apply round trip. */
   fieldTracking?: FieldTrackingResult;
+  /** Creates with 0, 10 and 100 bound admission policies. */
+  policies?: PoliciesResult;
   targets?: Target[];
   error?: string;
 }
@@ -80,6 +83,10 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: `${w.watchers} watchers: p99 delivery latency`, target: '≤ 100 ms', value: `${w.latencyMs.p99.toFixed(1)} ms`, met: w.latencyMs.p99 <= 100 });
     t.push({ name: `${w.watchers} watchers: events lost`, target: '0', value: String(w.lost), met: w.lost === 0 });
     t.push({ name: 'RSS per idle watcher', target: '≤ 10 KiB', value: kib(w.idle.perWatcherBytes), met: w.idle.perWatcherBytes <= 10 * 1024 });
+  }
+  if (r.policies && Number.isFinite(r.policies.tenPoliciesPercent)) {
+    const x = r.policies.tenPoliciesPercent;
+    t.push({ name: '10 admission policies: apiserver CPU per create', target: '< 20% of a create', value: `${x >= 0 ? '+' : ''}${x.toFixed(1)}%`, met: x < 20 });
   }
   if (r.memoryPerObject) {
     const m = r.memoryPerObject;
@@ -229,11 +236,24 @@ export function renderTable(r: Results): string {
   }
   if (r.fieldTracking) out += `\n\n${renderFieldTracking(r.fieldTracking, table)}`;
   if (r.formats) out += `\n\n${formatsTable(r)}`;
+  if (r.policies) out += `\n\n${policiesTable(r.policies, r.config)}`;
   if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (r.csr) out += `\n\n${csrTable(r.csr)}`;
   if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;
   out += `\n\n${notes.map((n) => `* ${n}`).join('\n')}`;
   return out.trimStart();
+}
+
+function policiesTable(p: PoliciesResult, config: Results['config']): string {
+  let out = `Admission policies: ServiceAccount creates with N bound ValidatingAdmissionPolicies (3 validations each, Deny), ${config.concurrency} in flight:\n`;
+  out += table([
+    ['policies', 'creates', 'creates/s', 'latency p50 / p99 (ms)', 'apiserver CPU µs per create'],
+    ...p.counts.map((c) => [String(c.policies), String(c.creates.ops), num(c.creates.opsPerSec), `${c.creates.latencyMs.p50} / ${c.creates.latencyMs.p99}`, c.cpuUsPerCreate.toFixed(1)]),
+  ]);
+  const met = p.tenPoliciesPercent < 20 ? 'met' : 'MISSED';
+  out += `\n  10 policies cost ${p.tenPoliciesPercent.toFixed(1)}% of a create in apiserver CPU (target < 20%: ${met}); by throughput ${p.tenPoliciesThroughputPercent.toFixed(1)}%`;
+  out += `\n  counts alternate in ${config.policyRounds} rounds; bindings in force after (ms, per slice): ${p.enforcedAfterMs.join(' ')}`;
+  return out;
 }
 
 function authzTable(a: AuthzResult, config: Results['config']): string {

@@ -14,6 +14,7 @@ import { runAuthz } from './authz';
 import { runCsr } from './csr';
 import { defaultTrackingBaseline, runFieldTracking } from './fieldTracking';
 import { runFormats } from './formats';
+import { runPolicies } from './policies';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
@@ -60,9 +61,15 @@ const defaults = {
   /** Field tracking phase: creates (then updates) per side and round, and rounds (median). */
   trackingObjects: 2000,
   trackingRounds: 3,
+  /** Creates measured per policy count in the admission-policy phase (/proc CPU ticks are 10 ms: fewer is noise). */
+  policyCreates: 4000,
+  /** Bound ValidatingAdmissionPolicies (3 validations each) the policy phase measures with. */
+  policyCounts: '0,10,100',
+  /** Rounds the policy counts alternate in (each measures policyCreates ÷ rounds creates per count). */
+  policyRounds: 4,
   /** Small counts for a smoke run. */
   quick: false,
-  /** Which measurements: all, or a comma list of creates,gets,lists,formats,bare,watch,tracking,authz,csr (gets, lists, formats and bare imply creates). */
+  /** Which measurements: all, or a comma list of creates,gets,lists,formats,bare,watch,tracking,policies,authz,csr (gets, lists, formats and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -88,7 +95,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500 };
+    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -114,7 +121,7 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['creates', 'gets', 'lists', 'formats', 'bare', 'watch', 'tracking', 'authz', 'csr'];
+const allPhases = ['creates', 'gets', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];
 
 /** What every phase needs. */
 interface Ctx {
@@ -158,6 +165,7 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
     if (phases.has('watch')) await watchPhase(ctx);
     // Runs the previous release's apiserver beside this one, on the same etcd.
     if (phases.has('tracking')) await trackingPhase(ctx);
+    if (phases.has('policies')) await policiesPhase(ctx);
     // Last: it adds RBAC objects and runs a second apiserver, which nothing before should see.
     if (phases.has('authz')) await authzPhase(ctx);
     // After authz too: it starts a controller manager, whose controllers then act on the cluster.
@@ -306,6 +314,23 @@ async function trackingPhase(ctx: Ctx): Promise<void> {
     objects: cfg.trackingObjects,
     concurrency: cfg.concurrency,
     pad: cfg.pad,
+    log: step,
+  });
+}
+
+/** Create throughput and CPU with 0, 10 and 100 bound admission policies (bench/policies.ts). */
+async function policiesPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  const counts = cfg.policyCounts.split(',').map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`--policyCounts: not a list of counts: ${cfg.policyCounts}`);
+  ctx.results.policies = await runPolicies({
+    client: ctx.api,
+    pids: ctx.pids,
+    creates: cfg.policyCreates,
+    concurrency: cfg.concurrency,
+    pad: cfg.pad,
+    counts,
+    rounds: cfg.policyRounds,
     log: step,
   });
 }

@@ -17,6 +17,7 @@ import type { ValidatingAdmission } from '../../lib/registry/store';
 import type { GenericStore } from '../../lib/registry/store';
 import { namespaceLookup } from '../../lib/registry/stores';
 import { followPolicies } from './admissionPolicies';
+import { startPolicyStatusController } from './policyStatus';
 
 export interface AdmissionDeps {
   authorizer: Authorizer;
@@ -24,6 +25,8 @@ export interface AdmissionDeps {
   ruleResolver?: Pick<PolicyRuleResolver, 'policyRulesFor' | 'roleReferenceRules'>;
   /** Receives the admission policy metrics (upstream's check_total and check_duration_seconds). */
   observePolicyCheck?: PolicyPluginDeps['observe'];
+  /** A policy status write that failed (retried by the controller). */
+  onPolicyStatusError?(name: string, err: Error): void;
 }
 
 /**
@@ -74,7 +77,14 @@ export function lateAdmission(): {
         await policyPlugin(a);
       });
       chain = validatingChain(plugins);
-      return { stop: () => follower.stop() };
+      // kube-apiserver runs the policy status (type checking) controller; so do we.
+      const statusController = startPolicyStatusController(stores, deps.onPolicyStatusError ?? (() => undefined));
+      return {
+        stop: () => {
+          follower.stop();
+          statusController.stop();
+        },
+      };
     },
   };
 }

@@ -65,6 +65,8 @@ export function followPolicies(stores: readonly GenericStore[], set: PolicySet):
       return list.items;
     },
     versionsOf: (group, resource) => versions.get(`${group}/${resource}`) ?? [],
+    schemaOf: (group, version, resource) =>
+      stores.find((s) => s.resource.group === group && s.resource.version === version && s.resource.resource === resource)?.resource.schema,
   };
   return {
     deps,

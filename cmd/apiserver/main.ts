@@ -165,6 +165,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       metrics.policyChecks.inc(labels);
       metrics.policyCheckDuration.observe(labels, c.seconds);
     },
+    onPolicyStatusError: (name, err) => log.warn({ policy: name, err: err.message }, 'validatingadmissionpolicy-status: status update failed, retrying'),
   });
   const audit = await startAudit(opts, metrics, log);
   logUnserved(opts, security.endpoints.filter((e) => !e.subresource).map((e) => e.resource), log);

@@ -10,3 +10,5 @@ export { isAuthorizedForSignerName } from './signerAuthorization';
 export { rbacEscalation } from './rbacEscalation';
 export { PolicySet, validatingAdmissionPolicy, validationFailureAnnotation } from './policy';
 export type { ParamKind, PolicyCheck, PolicyPluginDeps } from './policy';
+export { PolicyStatusController, policyStatusControllerName, typeCheckPolicy } from './policy';
+export type { ExpressionWarning, GroupVersionKind, KindResolver, PolicyStatusDeps } from './policy';

@@ -26,6 +26,8 @@ export interface StringField extends FieldOptions {
   /** A date-time with microseconds (metav1.MicroTime) instead of whole seconds (metav1.Time). */
   micro?: boolean;
   enum?: readonly string[];
+  /** OpenAPI maxLength: bounds CEL's static cost estimate. */
+  maxLength?: number;
 }
 export interface IntegerField extends FieldOptions {
   type: 'integer';
@@ -46,11 +48,15 @@ export interface ArrayField<I extends FieldSchema = FieldSchema> extends FieldOp
   listMapKeys?: readonly string[];
   patchStrategy?: PatchStrategy;
   patchMergeKey?: string;
+  /** OpenAPI maxItems: bounds CEL's static cost estimate. */
+  maxItems?: number;
 }
 export interface MapField<V extends FieldSchema = FieldSchema> extends FieldOptions {
   type: 'map';
   values: V;
   mapType?: MapType;
+  /** OpenAPI maxProperties: bounds CEL's static cost estimate. */
+  maxProperties?: number;
 }
 /** Free-form JSON (RawExtension, FieldsV1). */
 export interface AnyField extends FieldOptions {

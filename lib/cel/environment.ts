@@ -6,10 +6,18 @@ import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
 import { instrument, withTracker } from './instrument';
 import type { CostedEvaluator } from './instrument';
-import { authorizerFunctions, authorizerTypes } from './library/authorizerValues';
+import { authorizerLibrary } from './library/authorizerValues';
+import { formatLibrary } from './library/format';
+import { cidrLibrary, ipLibrary } from './library/ip';
 import { listFunctions } from './library/lists';
+import { numericEqualityLibrary } from './library/numericEquality';
+import { quantityLibrary } from './library/quantity';
 import { regexFunctions } from './library/regex';
-import type { CelFunction } from './library/types';
+import { setsLibrary } from './library/sets';
+import { stringsExtLibrary } from './library/stringsExt';
+import type { CelFunction, CelLibrary } from './library/types';
+import { typeNamesLibrary, typeValueSources } from './library/typeNames';
+import { urlLibrary } from './library/url';
 import { toCelValue } from './values';
 
 export interface CelVariable {
@@ -33,7 +41,43 @@ export interface EvalOptions {
   limit?: number;
 }
 
-const libraries: readonly CelFunction[] = [...listFunctions, ...regexFunctions, ...authorizerFunctions];
+/** Every library, as upstream's admission environment has them (docs/design.md lists them). */
+export const celLibraries: readonly CelLibrary[] = [
+  { functions: listFunctions },
+  { functions: regexFunctions },
+  numericEqualityLibrary,
+  stringsExtLibrary,
+  setsLibrary,
+  quantityLibrary,
+  urlLibrary,
+  ipLibrary,
+  cidrLibrary,
+  formatLibrary,
+  authorizerLibrary,
+  typeNamesLibrary,
+];
+
+export const celEnvironmentOptions = { enableOptionalTypes: true, homogeneousAggregateLiterals: false } as const;
+
+let libraryBase: Environment | undefined;
+
+/** A fresh cel-js environment with every library registered (a clone of one built once). */
+export function libraryEnvironment(): Environment {
+  if (!libraryBase) {
+    const env = new Environment(celEnvironmentOptions);
+    for (const lib of celLibraries) {
+      for (const t of lib.types ?? []) env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
+    }
+    for (const lib of celLibraries) {
+      for (const f of lib.functions) env.registerFunction(f.signature, costed(f));
+      for (const o of lib.operators ?? []) env.registerOperator(o.signature, o.handler);
+      for (const c of lib.constants ?? []) env.registerConstant(c.name, c.type, c.value);
+    }
+    for (const [holder, field, expression] of typeValueSources) (holder as Record<string, unknown>)[field] = env.evaluate(expression);
+    libraryBase = env;
+  }
+  return libraryBase.clone(celEnvironmentOptions);
+}
 
 export class CelEnvironment {
   private readonly env: Environment;
@@ -41,10 +85,8 @@ export class CelEnvironment {
 
   constructor(variables: readonly CelVariable[]) {
     // Every object variable is dynamic: has() tests a field's presence (spec §4.10.4).
-    this.env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-    for (const t of authorizerTypes) this.env.registerType(t.name, t.fields ? { ctor: t.ctor, fields: t.fields } : t.ctor);
+    this.env = libraryEnvironment();
     for (const v of variables) this.env.registerVariable(v.name, 'dyn');
-    for (const f of libraries) this.env.registerFunction(f.signature, costed(f));
     this.variables = new Map(variables.map((v) => [v.name, v]));
   }
 
@@ -61,22 +103,50 @@ export class CelEnvironment {
   }
 }
 
+/**
+ * Values converted once for many evaluations (an admission request's object is read by every
+ * expression of every policy). `with` adds one more: JSON to convert, or a CEL value as it is.
+ */
+export class CelActivation {
+  private constructor(readonly values: Readonly<Record<string, unknown>>) {}
+
+  /** `escape` false: property names as they are (admission's unstructured objects). */
+  static of(raw: Readonly<Record<string, unknown>>, opts: { escape?: boolean; schemas?: Readonly<Record<string, FieldSchema | undefined>> } = {}): CelActivation {
+    const values: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(raw)) values[name] = toCelValue(v, opts.schemas?.[name], opts.escape ?? true);
+    return new CelActivation(values);
+  }
+
+  with(name: string, value: unknown, opts: { escape?: boolean; schema?: FieldSchema; celValue?: boolean } = {}): CelActivation {
+    // The others are inherited, not copied: cel-js reads variables as properties of the context.
+    const values = Object.create(this.values) as Record<string, unknown>;
+    values[name] = opts.celValue ? value : toCelValue(value, opts.schema, opts.escape ?? true);
+    return new CelActivation(values);
+  }
+}
+
 export class CelProgram {
   constructor(
     private readonly parsed: ((ctx?: Record<string, unknown>) => unknown) & { ast: ASTNode },
     private readonly variables: ReadonlyMap<string, CelVariable>,
   ) {}
 
-  evaluate(activation: Readonly<Record<string, unknown>>, opts: EvalOptions = {}): EvalResult {
+  /** Evaluates with JSON values (converted by the declared variables) or an already converted CelActivation. */
+  evaluate(activation: Readonly<Record<string, unknown>> | CelActivation, opts: EvalOptions = {}): EvalResult {
     const limit = Math.min(opts.limit ?? perCallLimit, opts.budget?.remaining ?? Infinity);
     const tracker = new CostTracker(limit);
-    const ctx: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(activation)) {
-      const decl = this.variables.get(name);
-      ctx[name] = toCelValue(v, decl?.schema, !decl?.unescaped);
+    let ctx: Readonly<Record<string, unknown>>;
+    if (activation instanceof CelActivation) ctx = activation.values;
+    else {
+      const converted: Record<string, unknown> = {};
+      for (const [name, v] of Object.entries(activation)) {
+        const decl = this.variables.get(name);
+        converted[name] = toCelValue(v, decl?.schema, !decl?.unescaped);
+      }
+      ctx = converted;
     }
     try {
-      const value = withTracker(tracker, () => this.parsed(ctx));
+      const value = withTracker(tracker, this.parsed, ctx);
       return { ok: true, value, cost: tracker.cost };
     } catch (e) {
       const exceeded = e instanceof CostLimitExceeded || (e as Error).cause instanceof CostLimitExceeded;

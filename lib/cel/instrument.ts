@@ -4,6 +4,7 @@
 // node before running it, so a runaway comprehension stops at the limit.
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { CostTracker, regexCost, traversalCost, unitCost } from './cost';
+import { typedListAdd, typedListEquals } from './listTypes';
 
 interface LibEvaluator {
   run(node: ASTNode, ctx: unknown): unknown;
@@ -14,6 +15,22 @@ interface EvalNode {
   op: string;
   args: unknown;
   evaluate(ev: LibEvaluator, node: EvalNode, ctx: unknown): unknown;
+  /** Set by cel-js's checker on binary operators: applies the operator to evaluated operands. */
+  handle?: BinaryHandle;
+}
+type BinaryHandle = (this: EvalNode, l: unknown, r: unknown, ast: unknown, ev: unknown) => unknown;
+
+/** Set and map lists (§4.10.5) decide ==, != and + themselves when they are the left operand. */
+function wrapListOperator(n: EvalNode): void {
+  const base = n.handle;
+  if (typeof base !== 'function') return;
+  const op = n.op;
+  n.handle = function (l, r, ast, ev) {
+    if (op === '+') return typedListAdd(l, r) ?? base.call(this, l, r, ast, ev);
+    const eq = typedListEquals(l, r);
+    if (eq === undefined) return base.call(this, l, r, ast, ev);
+    return op === '==' ? eq : !eq;
+  };
 }
 
 /** The evaluator our library functions see as `this`: they charge their own size-based cost. */
@@ -42,12 +59,12 @@ const nodeCost: Record<string, number> = {
 
 let active: CostTracker | undefined;
 
-/** Runs fn with tracker charged by the instrumented root; evaluation is synchronous. */
-export function withTracker<T>(tracker: CostTracker, fn: () => T): T {
+/** Runs fn(arg) with tracker charged by the instrumented root; evaluation is synchronous. */
+export function withTracker<A, T>(tracker: CostTracker, fn: (arg: A) => T, arg: A): T {
   const prev = active;
   active = tracker;
   try {
-    return fn();
+    return fn(arg);
   } finally {
     active = prev;
   }
@@ -58,6 +75,7 @@ export function instrument(root: ASTNode): void {
   const node = root as unknown as EvalNode;
   const recorded = new Set<unknown>();
   walk(root, (n) => {
+    if (n.op === '==' || n.op === '!=' || n.op === '+') wrapListOperator(n);
     const a = n.args as unknown[];
     if (n.op === 'rcall' && sizedBuiltins.has(a[0] as string)) {
       recorded.add(a[1]);
@@ -65,33 +83,61 @@ export function instrument(root: ASTNode): void {
     }
   });
   const base = Object.getPrototypeOf(node).evaluate as EvalNode['evaluate'];
+  // One state object per root, reused: a root is never evaluated inside its own evaluation.
+  const own: RootState = { tracker: new CostTracker(0), recorded, values: undefined };
   const hook: EvalNode['evaluate'] = function (this: EvalNode, ev, n, ctx) {
     const tracker = active;
     if (!tracker) return base.call(this, ev, n, ctx);
-    const values = new Map<unknown, unknown>();
-    const costed: LibEvaluator & CostedEvaluator = Object.assign(Object.create(ev) as LibEvaluator, {
-      celCost: tracker,
-      debugTypeDeep: (v: unknown) => ev.debugTypeDeep(v),
-      debugRuntimeType: (v: unknown, t: unknown) => ev.debugRuntimeType(v, t),
-      run(this: LibEvaluator, child: ASTNode, c: unknown): unknown {
-        const cn = child as unknown as EvalNode;
-        tracker.add(nodeCost[cn.op] ?? unitCost.operation);
-        const v = cn.evaluate(this, cn, c);
-        if (recorded.has(child)) values.set(child, v);
-        if (cn.op === 'rcall') chargeSized(tracker, cn, values);
-        return v;
-      },
-    });
+    const prev = state;
+    own.tracker = tracker;
+    own.values = recorded.size ? new Map() : undefined;
+    state = own;
     tracker.add(nodeCost[node.op] ?? unitCost.operation);
     try {
-      const v = base.call(this, costed, n, ctx);
-      if (node.op === 'rcall') chargeSized(tracker, node, values);
+      const v = base.call(this, costedFor(ev), n, ctx);
+      if (node.op === 'rcall' && state.values) chargeSized(tracker, node, state.values);
       return v;
     } finally {
+      state = prev;
       this.evaluate = hook;
     }
   };
   node.evaluate = hook;
+}
+
+/** The running root's tracker and the operand values its sized builtins are charged by. */
+interface RootState {
+  tracker: CostTracker;
+  recorded: ReadonlySet<unknown>;
+  values: Map<unknown, unknown> | undefined;
+}
+let state: RootState | undefined;
+
+/** One charging evaluator per library evaluator (made once: evaluations are frequent, evaluators few). */
+const costedEvaluators = new WeakMap<LibEvaluator, LibEvaluator & CostedEvaluator>();
+
+function costedFor(ev: LibEvaluator): LibEvaluator & CostedEvaluator {
+  let costed = costedEvaluators.get(ev);
+  if (costed) return costed;
+  costed = Object.create(ev) as LibEvaluator & CostedEvaluator;
+  Object.defineProperty(costed, 'celCost', { get: () => state!.tracker });
+  Object.assign(costed, {
+    debugTypeDeep: (v: unknown) => ev.debugTypeDeep(v),
+    debugRuntimeType: (v: unknown, t: unknown) => ev.debugRuntimeType(v, t),
+    run(this: LibEvaluator, child: ASTNode, c: unknown): unknown {
+      const s = state!;
+      const cn = child as unknown as EvalNode;
+      s.tracker.add(nodeCost[cn.op] ?? unitCost.operation);
+      const v = cn.evaluate(this, cn, c);
+      if (s.values) {
+        if (s.recorded.has(child)) s.values.set(child, v);
+        if (cn.op === 'rcall') chargeSized(s.tracker, cn, s.values);
+      }
+      return v;
+    },
+  });
+  costedEvaluators.set(ev, costed);
+  return costed;
 }
 
 function chargeSized(tracker: CostTracker, n: EvalNode, values: Map<unknown, unknown>): void {

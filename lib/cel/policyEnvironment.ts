@@ -10,9 +10,11 @@ const base = ['object', 'oldObject', 'request', 'namespaceObject', 'variables', 
 let withParams: CelEnvironment | undefined;
 let withoutParams: CelEnvironment | undefined;
 
+const declare = (name: string) => ({ name, unescaped: true });
+
 export function policyEnvironment(hasParams: boolean): CelEnvironment {
-  if (hasParams) return (withParams ??= new CelEnvironment([...base, 'params'].map((name) => ({ name, unescaped: true }))));
-  return (withoutParams ??= new CelEnvironment(base.map((name) => ({ name, unescaped: true }))));
+  if (hasParams) return (withParams ??= new CelEnvironment([...base, 'params'].map(declare)));
+  return (withoutParams ??= new CelEnvironment(base.map(declare)));
 }
 
 /** Upstream's field error detail for an expression that does not compile. */

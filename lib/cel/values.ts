@@ -1,7 +1,10 @@
 // JSON values become CEL values (spec §4.10.2): integers are BigInt (CEL int is int64), object
 // property names are escaped, inaccessible properties are dropped. Map keys stay as they are.
+// Copy on write: a part that needs no change is handed over as it is (cel-js never mutates its
+// inputs), so converting a request's object allocates only around its numbers and typed lists.
 import type { FieldSchema } from '../api/schema';
 import { escapeName } from './escaping';
+import { tagList } from './listTypes';
 
 /**
  * `escape` false keeps property names as they are: admission policies see objects as upstream's
@@ -10,23 +13,47 @@ import { escapeName } from './escaping';
 export function toCelValue(v: unknown, field?: FieldSchema, escape = true): unknown {
   if (v === null || v === undefined) return v;
   if (typeof v === 'number') {
-    if (field?.type === 'integer' || (field === undefined || field.type === 'any') && Number.isInteger(v)) return BigInt(v);
+    if (field?.type === 'integer' || ((field === undefined || field.type === 'any') && Number.isInteger(v))) return BigInt(v);
     return v;
   }
-  if (Array.isArray(v)) return v.map((x) => toCelValue(x, field?.type === 'array' ? field.items : undefined, escape));
+  if (Array.isArray(v)) {
+    const items = field?.type === 'array' ? field.items : undefined;
+    let list: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      const c = toCelValue(x, items, escape);
+      if (c !== x && !list) list = v.slice(0, i);
+      list?.push(c);
+    }
+    if (field?.type !== 'array' || !field.listType || field.listType === 'atomic') return list ?? v;
+    // set and map lists compare ignoring order and add as union/merge (spec §4.10.5); tagged on a copy
+    const copy = list ?? [...(v as unknown[])];
+    if (field.listType === 'set') return tagList(copy, { type: 'set' });
+    const keys = (field.listMapKeys ?? []).map((k) => (escape ? (escapeName(k) ?? k) : k));
+    return tagList(copy, { type: 'map', keys });
+  }
   if (typeof v !== 'object') return v;
   // Library values (the authorizer) are class instances: handed over as they are.
   const proto: unknown = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-    if (field?.type === 'map') {
-      out[k] = toCelValue(x, field.values, escape);
-      continue;
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(src);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = src[k];
+    let ident: string | undefined = k;
+    let c: unknown;
+    if (field?.type === 'map') c = toCelValue(x, field.values, escape);
+    else {
+      ident = escape ? escapeName(k) : k;
+      c = ident === undefined ? undefined : toCelValue(x, field?.type === 'object' ? field.ref().fields[k] : undefined, escape);
     }
-    const ident = escape ? escapeName(k) : k;
-    if (ident === undefined) continue;
-    out[ident] = toCelValue(x, field?.type === 'object' ? field.ref().fields[k] : undefined, escape);
+    if (!out && (ident !== k || c !== x)) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = src[keys[j]!];
+    }
+    if (out && ident !== undefined) out[ident] = c;
   }
-  return out;
+  return out ?? v;
 }

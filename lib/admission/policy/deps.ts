@@ -1,6 +1,7 @@
 // What the policy plugin needs from the server: the policy set, lookups of namespaces and
 // params (from the watch caches), served versions, and a sink for its metrics.
 import type { ApiObject, LabelSelector } from '../../api';
+import type { ObjectSchema } from '../../api/schema';
 import type { Authorizer } from '../../auth/authorizer';
 import type { PolicySet } from './policySet';
 
@@ -21,6 +22,8 @@ export interface PolicyPluginDeps {
   paramsBySelector(kind: ParamKind, namespace: string, selector: LabelSelector): Promise<ApiObject[]>;
   /** Every version a group/resource is served in. */
   versionsOf(group: string, resource: string): readonly string[];
+  /** The schema of a served group/version/resource: set/map lists in `object` follow its list types. */
+  schemaOf?(group: string, version: string, resource: string): ObjectSchema | undefined;
   /** Backs the `authorizer` variable; without it, expressions using it fail (per failurePolicy). */
   authorizer?: Authorizer;
   /** Upstream's apiserver_validating_admission_policy_check_total / _check_duration_seconds. */

@@ -1,7 +1,7 @@
 // Evaluating one compiled policy for one binding and parameter (upstream validating/validator.go):
 // matchConditions (all true to go on), variables, validations with their failure messages and
 // reasons, and audit annotation values. Errors follow the policy's failurePolicy.
-import type { CostBudget } from '../../cel';
+import type { CelActivation, CostBudget, EvalOptions } from '../../cel';
 import type { CompiledExpression, CompiledPolicy, CompiledValidation } from './compiled';
 
 /** `error`: the decision comes from an evaluation error (failurePolicy decided the action). */
@@ -28,9 +28,9 @@ function errorMessage(c: CompiledExpression, message: string): string {
 /** Upstream's text when the request's budget runs out (plugin/cel/activation.go). */
 export const outOfBudgetMessage = 'validation failed due to running out of cost budget, no further validation rules will be run';
 
-function failureMessage(v: CompiledValidation, activation: Record<string, unknown>, budget: CostBudget): string {
+function failureMessage(v: CompiledValidation, activation: CelActivation, opts: EvalOptions): string {
   if (!v.messageExpression) return fallbackMessage(v);
-  const r = v.messageExpression.program.evaluate(activation, { budget });
+  const r = v.messageExpression.program.evaluate(activation, opts);
   if (!r.ok || typeof r.value !== 'string') return fallbackMessage(v);
   const m = r.value.trim();
   if (!m || m.length > maxMessageLength || m.includes('\n')) return fallbackMessage(v);
@@ -42,16 +42,18 @@ function aggregate(messages: readonly string[]): string {
   return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
 }
 
-/** Evaluates the policy; `activation` holds object, oldObject, request, params, namespaceObject. */
-export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, unknown>>, budget: CostBudget): PolicyResult {
+/** Evaluates the policy; `base` holds object, oldObject, request, params, namespaceObject, authorizer. */
+export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: CostBudget): PolicyResult {
+  const opts: EvalOptions = { budget };
   const onError = (message: string, index: number): Decision =>
     p.failurePolicy === 'Ignore' ? { action: 'admit', error: message } : { action: 'deny', message, index, error: true };
   const variables: Record<string, unknown> = {};
-  const activation: Record<string, unknown> = { ...base, variables };
+  // Variables hold CEL values already; later ones see the earlier ones through this record.
+  const activation = base.with('variables', variables, { celValue: true });
   // Any false condition skips the policy; errors without a false one follow the failurePolicy.
   const conditionErrors: string[] = [];
   for (const c of p.matchConditions) {
-    const r = c.program.evaluate(activation, { budget });
+    const r = c.program.evaluate(activation, opts);
     if (!r.ok) conditionErrors.push(r.costExceeded ? outOfBudgetMessage : errorMessage(c, r.message));
     else if (r.value === false) return { decisions: [], auditAnnotations: [] };
   }
@@ -61,19 +63,19 @@ export function evaluatePolicy(p: CompiledPolicy, base: Readonly<Record<string, 
   // Variables in order (each may use the earlier ones); one that fails is left out, so an
   // expression that uses it fails in turn.
   for (const v of p.variables) {
-    const r = v.program.evaluate(activation, { budget });
+    const r = v.program.evaluate(activation, opts);
     if (r.ok) variables[v.name] = r.value;
   }
   const decisions = p.validations.map((v, index): Decision => {
-    const r = v.program.evaluate(activation, { budget });
+    const r = v.program.evaluate(activation, opts);
     if (!r.ok) return onError(r.costExceeded ? outOfBudgetMessage : errorMessage(v, r.message), index);
     if (typeof r.value !== 'boolean') return onError(errorMessage(v, `expected a boolean, got ${typeof r.value}`), index);
     if (r.value) return { action: 'admit' };
-    return { action: 'deny', message: failureMessage(v, activation, budget), reason: v.reason ?? 'Invalid', index };
+    return { action: 'deny', message: failureMessage(v, activation, opts), reason: v.reason ?? 'Invalid', index };
   });
   const auditAnnotations: { key: string; value: string }[] = [];
   for (const a of p.auditAnnotations) {
-    const r = a.program.evaluate(activation, { budget });
+    const r = a.program.evaluate(activation, opts);
     if (!r.ok) {
       decisions.push(onError(errorMessage(a, r.message), -1));
       continue;

@@ -55,9 +55,14 @@ export function ruleMatches(rule: NamedRuleWithOperations, r: MatchRequest, equi
   return names.length === 0 || names.includes(r.name);
 }
 
+/** Parsed selectors per stored selector object (policies and bindings are immutable once stored). */
+const parsedSelectors = new WeakMap<WireLabelSelector, ReturnType<typeof labelSelectorFromWire>>();
+
 function selectorMatches(s: WireLabelSelector | undefined, labels: Readonly<Record<string, string>> | undefined): boolean {
   if (!s) return true;
-  return labelSelectorFromWire(s).matches(labels ?? {});
+  let parsed = parsedSelectors.get(s);
+  if (!parsed) parsedSelectors.set(s, (parsed = labelSelectorFromWire(s)));
+  return parsed.matches(labels ?? {});
 }
 
 /** Upstream's namespace matcher: cluster-scoped requests (other than on Namespaces) are not filtered. */

@@ -1,4 +1,5 @@
 import type { ApiObject, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../api';
+import { defineObject, s, type ObjectSchema } from '../../api/schema';
 import { ApiError } from '../../machinery/errors';
 import type { Authorizer } from '../../auth/authorizer';
 import type { AdmissionAttributes } from '../attributes';
@@ -228,5 +229,43 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     const plugin = setup([p], [binding('b', 'p', { paramRef: undefined })]);
     await plugin(attrs('x', '', { resource: { group: 'admissionregistration.svc.io', resource: 'validatingadmissionpolicies' }, namespaced: false }));
     await refusal(plugin(attrs('x', '', { resource: { group: 'rbac.authorization.svc.io', resource: 'clusterroles' }, namespaced: false })));
+  });
+
+  it('set lists in the object follow the kind schema: order-insensitive equality (§4.10.5)', async () => {
+    const Sa = defineObject({ name: 'Sa', fields: { metadata: s.object(() => Meta), finalizers: s.array(s.string(), { listType: 'set' }) } });
+    const Meta = defineObject({ name: 'Meta', fields: { name: s.string() } });
+    const p = policy('p', { paramKind: undefined, validations: [{ expression: "object.finalizers == ['b', 'a']", message: 'finalizers' }] });
+    const set = new PolicySet();
+    set.replacePolicies([p]);
+    set.replaceBindings([binding('b', 'p', { paramRef: undefined })]);
+    const plugin = (schema?: ObjectSchema) =>
+      validatingAdmissionPolicy({
+        policies: set,
+        namespace: async (n) => namespaces[n] ?? null,
+        paramScope: () => undefined,
+        param: async () => null,
+        paramsBySelector: async () => [],
+        versionsOf: () => ['v1'],
+        schemaOf: () => schema,
+      });
+    const a = attrs('x', 'team-a', { obj: { metadata: { name: 'x' }, finalizers: ['a', 'b'] } as ApiObject });
+    await plugin(Sa)(a);
+    await refusal(plugin(undefined)(a));
+  });
+
+  it('only policies whose resourceRules name the group/resource are walked', () => {
+    const set = new PolicySet();
+    const other = [{ operations: ['*'], apiGroups: ['rbac.authorization.svc.io'], apiVersions: ['*'], resources: ['roles'] }];
+    const star = [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }];
+    set.replacePolicies([
+      policy('sa'),
+      policy('roles', { matchConstraints: { resourceRules: other } }),
+      policy('all', { matchConstraints: { resourceRules: star } }),
+    ]);
+    set.replaceBindings([binding('b1', 'sa'), binding('b2', 'roles'), binding('b3', 'all')]);
+    expect(set.hooksFor('', 'serviceaccounts').map((h) => h.policy.name)).toEqual(['all', 'sa']);
+    expect(set.hooksFor('rbac.authorization.svc.io', 'roles').map((h) => h.policy.name)).toEqual(['all', 'roles']);
+    set.removeBinding(binding('b3', 'all'));
+    expect(set.hooksFor('', 'serviceaccounts').map((h) => h.policy.name)).toEqual(['sa']);
   });
 });

@@ -4,7 +4,7 @@
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
 import type { ApiObject, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
-import { AuthorizerValue, CostBudget } from '../../cel';
+import { AuthorizerValue, CelActivation, CostBudget, objectField } from '../../cel';
 import { celAuthorizer } from './authorizer';
 import { errors } from '../../machinery/errors';
 import type { ValidatingPlugin } from '../attributes';
@@ -53,7 +53,7 @@ interface Denial {
 export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlugin {
   return async (a) => {
     if (a.resource.group === groups.admissionregistration && exempt.has(a.resource.resource)) return;
-    const hooks = deps.policies.hooks();
+    const hooks = deps.policies.hooksFor(a.resource.group, a.resource.resource);
     if (hooks.length === 0) return;
     const object = a.operation === 'DELETE' ? null : a.obj;
     const oldObject = a.operation === 'CREATE' ? null : a.old;
@@ -80,6 +80,10 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
       ? new AuthorizerValue(celAuthorizer(deps.authorizer, a.user), { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name })
       : undefined;
     const budget = new CostBudget();
+    const kindSchema = deps.schemaOf?.(a.resource.group, a.version ?? '', a.resource.resource);
+    const schemas = kindSchema && !a.subresource ? { object: objectField(kindSchema), oldObject: objectField(kindSchema) } : undefined;
+    // Converted once for every policy; params and the namespace are added per binding.
+    let base: CelActivation | undefined;
     const denials: Denial[] = [];
     const failures: { message: string; policy: string; binding: string; expressionIndex: number; validationActions: string[] }[] = [];
 
@@ -97,15 +101,18 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
       const annotations = new Map<string, string[]>();
       for (const b of bindings) {
         if (!matchResourcesMatch(b.spec?.matchResources, m, false)) continue;
-        const params = await collectParams(deps, p, b, a.namespace);
+        // No await without a paramKind: most policies have none, and each await is a turn of the loop.
+        const params = p.policy.spec?.paramKind ? await collectParams(deps, p, b, a.namespace) : [null];
         if (typeof params === 'string') {
           configError(p, b, params);
           continue;
         }
-        const namespace = await loadNamespace();
+        const namespace = namespaceObject !== undefined ? namespaceObject : await loadNamespace();
         for (const param of params) {
           const started = performance.now();
-          const result = evaluatePolicy(p, { object, oldObject, request, params: param, namespaceObject: namespace, authorizer }, budget);
+          base ??= CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace, params: null }, { escape: false, schemas });
+          const activation = param === null ? base : base.with('params', param, { escape: false });
+          const result = evaluatePolicy(p, activation, budget);
           const seconds = (performance.now() - started) / 1000;
           const bindingName = b.metadata?.name ?? '';
           const observe = (enforcementAction: PolicyCheck['enforcementAction'], error: string | undefined): void =>

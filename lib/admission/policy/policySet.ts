@@ -15,6 +15,8 @@ export class PolicySet {
   private readonly policies = new Map<string, CompiledPolicy>();
   private readonly bindings = new Map<string, ValidatingAdmissionPolicyBinding>();
   private cached?: PolicyHook[];
+  /** hooks() narrowed per group/resource by the policies' resourceRules (rebuilt after a change). */
+  private byResource = new Map<string, readonly PolicyHook[]>();
 
   replacePolicies(all: readonly ValidatingAdmissionPolicy[]): void {
     const keep = new Set(all.map(nameOf));
@@ -51,9 +53,26 @@ export class PolicySet {
     this.cached = undefined;
   }
 
+  /**
+   * The hooks whose matchConstraints can select this group/resource (any of its subresources
+   * too), so a request walks only the policies written for it. Matching proper stays in
+   * matchResourcesMatch.
+   */
+  hooksFor(group: string, resource: string): readonly PolicyHook[] {
+    const all = this.hooks();
+    const key = `${group}/${resource}`;
+    let hs = this.byResource.get(key);
+    if (!hs) {
+      hs = all.filter((h) => mayMatch(h.policy, group, resource));
+      this.byResource.set(key, hs);
+    }
+    return hs;
+  }
+
   /** Policies that have at least one binding, in name order, with their bindings in name order. */
   hooks(): readonly PolicyHook[] {
     if (this.cached) return this.cached;
+    this.byResource = new Map();
     const byPolicy = new Map<string, ValidatingAdmissionPolicyBinding[]>();
     for (const b of [...this.bindings.values()].sort((x, y) => (nameOf(x) < nameOf(y) ? -1 : 1))) {
       const p = b.spec?.policyName ?? '';
@@ -65,4 +84,13 @@ export class PolicySet {
       .map((policy) => ({ policy, bindings: byPolicy.get(policy.name) ?? [] }));
     return this.cached;
   }
+}
+
+function mayMatch(p: CompiledPolicy, group: string, resource: string): boolean {
+  const rules = p.policy.spec?.matchConstraints?.resourceRules ?? [];
+  return rules.some(
+    (r) =>
+      (r.apiGroups ?? []).some((g) => g === '*' || g === group) &&
+      (r.resources ?? []).some((x) => x === '*' || x === '*/*' || x === resource || x.startsWith(`${resource}/`) || x.startsWith('*/')),
+  );
 }

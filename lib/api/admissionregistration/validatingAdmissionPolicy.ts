@@ -128,6 +128,7 @@ export const ValidatingAdmissionPolicyListSchema = listSchemaOf(ValidatingAdmiss
 
 export type ValidatingAdmissionPolicy = ObjectOf<typeof ValidatingAdmissionPolicySchema>;
 export type ValidatingAdmissionPolicySpec = ObjectOf<typeof ValidatingAdmissionPolicySpecSchema>;
+export type ValidatingAdmissionPolicyStatus = ObjectOf<typeof ValidatingAdmissionPolicyStatusSchema>;
 export type PolicyValidation = ObjectOf<typeof ValidationSchema>;
 
 export const validatingadmissionpolicies: ResourceInfo = {

@@ -30,6 +30,7 @@ function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
       const o: JSONObject = { ...extra, type: 'string' };
       if (f.format) o.format = f.format;
       if (f.enum) o.enum = [...f.enum];
+      if (f.maxLength !== undefined) o.maxLength = f.maxLength;
       return o;
     }
     case 'integer':
@@ -44,6 +45,7 @@ function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
     case 'map': {
       const o: JSONObject = { ...extra, type: 'object', additionalProperties: fieldSchema(f.values, flavor, false) };
       if (f.mapType) o[X.mapType] = f.mapType;
+      if (f.maxProperties !== undefined) o.maxProperties = f.maxProperties;
       return o;
     }
     case 'array': {
@@ -52,6 +54,7 @@ function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
       if (f.listType) o[X.listType] = f.listType;
       if (f.patchMergeKey) o[X.patchMergeKey] = f.patchMergeKey;
       if (f.patchStrategy) o[X.patchStrategy] = f.patchStrategy;
+      if (f.maxItems !== undefined) o.maxItems = f.maxItems;
       return o;
     }
   }

@@ -10,6 +10,9 @@ export interface CelResourceCheck {
   subresource?: string;
   namespace?: string;
   name?: string;
+  /** AuthzSelectors (1.31+): passed to the authorizer as written; RBAC does not read them. */
+  fieldSelector?: string;
+  labelSelector?: string;
   verb: string;
 }
 export interface CelPathCheck {

@@ -30,12 +30,21 @@ describe('authorizer library (upstream authz.go)', () => {
     ["authorizer.requestResource.check('get').allowed()", true],
     ["authorizer.requestResource.check('delete').allowed()", false],
     ["authorizer.group('').resource('boom').check('get').errored()", true],
+    ["authorizer.group('').resource('pods').namespace('default').fieldSelector('spec.nodeName=n1').labelSelector('app=x').check('get').reason()", 'checked pods/:'],
     ["authorizer.group('').resource('boom').check('get').error()", 'no way to decide'],
   ])('%s → %p', (expression, want) => {
     const c = env.compile(expression);
     expect(c.error).toBeUndefined();
     const r = c.program!.evaluate({ authorizer });
     expect(r).toMatchObject({ ok: true, value: want });
+  });
+
+  it('hands the selectors to the authorizer as written', () => {
+    const seen: CelResourceCheck[] = [];
+    const spy: CelAuthorizer = { ...fake(), checkResource: (c) => (seen.push(c), { allowed: true, reason: '' }) };
+    const a = new AuthorizerValue(spy);
+    env.compile("authorizer.group('').resource('pods').fieldSelector('spec.nodeName=n1').labelSelector('app in (x)').check('list').allowed()").program!.evaluate({ authorizer: a });
+    expect(seen).toEqual([{ group: '', resource: 'pods', subresource: '', namespace: '', name: '', fieldSelector: 'spec.nodeName=n1', labelSelector: 'app in (x)', verb: 'list' }]);
   });
 
   it('a check costs 350,000: three in one expression pass the per-expression limit', () => {

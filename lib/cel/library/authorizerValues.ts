@@ -1,10 +1,11 @@
 // upstream's authorizer library (apiserver/pkg/cel/library/authz.go) as CEL types and functions:
 // authorizer.group(g).resource(r)[.subresource(s)][.namespace(n)][.name(n)].check(verb),
+// fieldSelector/labelSelector (upstream's AuthzSelectors, handed to the authorizer as written),
 // authorizer.path(p).check(httpVerb), authorizer.serviceAccount(ns, name), and
 // authorizer.requestResource; decisions answer allowed(), reason(), errored(), error().
 // A check costs upstream's fixed 350,000, so an expression affords two within PerCallLimit.
 import type { CelAuthorizer, CelAuthorizerDecision } from './authorizer';
-import type { CelFunction } from './types';
+import type { CelFunction, CelLibrary, CelType } from './types';
 
 export class DecisionValue {
   constructor(readonly decision: CelAuthorizerDecision & { error?: string }) {}
@@ -18,9 +19,20 @@ export class ResourceCheckValue {
     readonly subresource = '',
     readonly namespace = '',
     readonly name = '',
+    readonly fieldSelector = '',
+    readonly labelSelector = '',
   ) {}
-  with(part: Partial<Pick<ResourceCheckValue, 'subresource' | 'namespace' | 'name'>>): ResourceCheckValue {
-    return new ResourceCheckValue(this.authz, this.group, this.resource, part.subresource ?? this.subresource, part.namespace ?? this.namespace, part.name ?? this.name);
+  with(part: Partial<Pick<ResourceCheckValue, 'subresource' | 'namespace' | 'name' | 'fieldSelector' | 'labelSelector'>>): ResourceCheckValue {
+    return new ResourceCheckValue(
+      this.authz,
+      this.group,
+      this.resource,
+      part.subresource ?? this.subresource,
+      part.namespace ?? this.namespace,
+      part.name ?? this.name,
+      part.fieldSelector ?? this.fieldSelector,
+      part.labelSelector ?? this.labelSelector,
+    );
   }
 }
 
@@ -50,12 +62,12 @@ export class AuthorizerValue {
 }
 
 /** The CEL type names and their constructors (registered by CelEnvironment). */
-export const authorizerTypes: readonly { name: string; ctor: new (...args: never[]) => unknown; fields?: Record<string, string> }[] = [
-  { name: 'Authorizer', ctor: AuthorizerValue, fields: { requestResource: 'ResourceCheck' } },
-  { name: 'GroupCheck', ctor: GroupCheckValue },
-  { name: 'ResourceCheck', ctor: ResourceCheckValue },
-  { name: 'PathCheck', ctor: PathCheckValue },
-  { name: 'Decision', ctor: DecisionValue },
+const authorizerTypes: readonly CelType[] = [
+  { name: 'kubernetes.authorization.Authorizer', ctor: AuthorizerValue, fields: { requestResource: 'kubernetes.authorization.ResourceCheck' } },
+  { name: 'kubernetes.authorization.GroupCheck', ctor: GroupCheckValue },
+  { name: 'kubernetes.authorization.ResourceCheck', ctor: ResourceCheckValue },
+  { name: 'kubernetes.authorization.PathCheck', ctor: PathCheckValue },
+  { name: 'kubernetes.authorization.Decision', ctor: DecisionValue },
 ];
 
 const checkCost = 350_000;
@@ -69,33 +81,40 @@ function decide(f: () => CelAuthorizerDecision): DecisionValue {
   }
 }
 
-export const authorizerFunctions: readonly CelFunction[] = [
-  { signature: 'Authorizer.group(string): GroupCheck', cost: one, handler: (a, g) => new GroupCheckValue((a as AuthorizerValue).authz, g as string) },
-  { signature: 'Authorizer.path(string): PathCheck', cost: one, handler: (a, p) => new PathCheckValue((a as AuthorizerValue).authz, p as string) },
+const authorizerFunctions: readonly CelFunction[] = [
+  { signature: 'kubernetes.authorization.Authorizer.group(string): kubernetes.authorization.GroupCheck', cost: one, handler: (a, g) => new GroupCheckValue((a as AuthorizerValue).authz, g as string) },
+  { signature: 'kubernetes.authorization.Authorizer.path(string): kubernetes.authorization.PathCheck', cost: one, handler: (a, p) => new PathCheckValue((a as AuthorizerValue).authz, p as string) },
   {
-    signature: 'Authorizer.serviceAccount(string, string): Authorizer',
+    signature: 'kubernetes.authorization.Authorizer.serviceAccount(string, string): kubernetes.authorization.Authorizer',
     cost: one,
     handler: (a, ns, name) => new AuthorizerValue((a as AuthorizerValue).authz.forServiceAccount(ns as string, name as string)),
   },
-  { signature: 'GroupCheck.resource(string): ResourceCheck', cost: one, handler: (g, r) => new ResourceCheckValue((g as GroupCheckValue).authz, (g as GroupCheckValue).group, r as string) },
-  { signature: 'ResourceCheck.subresource(string): ResourceCheck', cost: one, handler: (c, s) => (c as ResourceCheckValue).with({ subresource: s as string }) },
-  { signature: 'ResourceCheck.namespace(string): ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ namespace: n as string }) },
-  { signature: 'ResourceCheck.name(string): ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ name: n as string }) },
+  { signature: 'kubernetes.authorization.GroupCheck.resource(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (g, r) => new ResourceCheckValue((g as GroupCheckValue).authz, (g as GroupCheckValue).group, r as string) },
+  { signature: 'kubernetes.authorization.ResourceCheck.subresource(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, s) => (c as ResourceCheckValue).with({ subresource: s as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.namespace(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ namespace: n as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.name(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, n) => (c as ResourceCheckValue).with({ name: n as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.fieldSelector(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, f) => (c as ResourceCheckValue).with({ fieldSelector: f as string }) },
+  { signature: 'kubernetes.authorization.ResourceCheck.labelSelector(string): kubernetes.authorization.ResourceCheck', cost: one, handler: (c, l) => (c as ResourceCheckValue).with({ labelSelector: l as string }) },
   {
-    signature: 'ResourceCheck.check(string): Decision',
+    signature: 'kubernetes.authorization.ResourceCheck.check(string): kubernetes.authorization.Decision',
     cost: () => checkCost,
     handler: (c, verb) => {
       const r = c as ResourceCheckValue;
-      return decide(() => r.authz.checkResource({ group: r.group, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name, verb: verb as string }));
+      const selectors = { ...(r.fieldSelector ? { fieldSelector: r.fieldSelector } : {}), ...(r.labelSelector ? { labelSelector: r.labelSelector } : {}) };
+      return decide(() =>
+        r.authz.checkResource({ group: r.group, resource: r.resource, subresource: r.subresource, namespace: r.namespace, name: r.name, ...selectors, verb: verb as string }),
+      );
     },
   },
   {
-    signature: 'PathCheck.check(string): Decision',
+    signature: 'kubernetes.authorization.PathCheck.check(string): kubernetes.authorization.Decision',
     cost: () => checkCost,
     handler: (p, verb) => decide(() => (p as PathCheckValue).authz.checkPath({ path: (p as PathCheckValue).path, verb: verb as string })),
   },
-  { signature: 'Decision.allowed(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.allowed },
-  { signature: 'Decision.reason(): string', cost: one, handler: (d) => (d as DecisionValue).decision.reason },
-  { signature: 'Decision.errored(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.error !== undefined },
-  { signature: 'Decision.error(): string', cost: one, handler: (d) => (d as DecisionValue).decision.error ?? '' },
+  { signature: 'kubernetes.authorization.Decision.allowed(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.allowed },
+  { signature: 'kubernetes.authorization.Decision.reason(): string', cost: one, handler: (d) => (d as DecisionValue).decision.reason },
+  { signature: 'kubernetes.authorization.Decision.errored(): bool', cost: one, handler: (d) => (d as DecisionValue).decision.error !== undefined },
+  { signature: 'kubernetes.authorization.Decision.error(): string', cost: one, handler: (d) => (d as DecisionValue).decision.error ?? '' },
 ];
+
+export const authorizerLibrary: CelLibrary = { types: authorizerTypes, functions: authorizerFunctions };

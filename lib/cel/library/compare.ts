@@ -1,7 +1,15 @@
 // CEL equality and ordering over the values lib/cel hands the library (BigInt, number, string,
 // bool, bytes, lists, maps), used by the list library.
 
+/** cel-js's uint values (UnsignedInt, not exported by the package) hold a bigint behind valueOf(). */
+function isUint(x: unknown): x is { valueOf(): bigint } {
+  return typeof x === 'object' && x !== null && x.constructor?.name === 'UnsignedInt';
+}
+
 export function celEquals(a: unknown, b: unknown): boolean {
+  // Numbers compare across int, uint and double, as cel-go's heterogeneous equality.
+  if (isUint(a)) a = a.valueOf();
+  if (isUint(b)) b = b.valueOf();
   if (typeof a === 'bigint' && typeof b === 'number') return Number(a) === b;
   if (typeof a === 'number' && typeof b === 'bigint') return a === Number(b);
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => celEquals(x, b[i]));

@@ -65,6 +65,25 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
+
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLen(value) > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
+  if (!dns1035LabelRe.test(value)) {
+    errs.push(
+      regexError(
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+        dns1035LabelFmt,
+        'my-name',
+        'abc-123',
+      ),
+    );
+  }
+  return errs;
+}
+
 /** A qualified name: an optional DNS-subdomain prefix and '/', then a name of ≤ 63 characters. */
 export function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
@@ -157,6 +176,10 @@ export function nameIsDNSSubdomain(name: string, prefix: boolean): string[] {
 
 export function nameIsDNSLabel(name: string, prefix: boolean): string[] {
   return isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+}
+
+export function nameIsDNS1035Label(name: string, prefix: boolean): string[] {
+  return isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 }
 
 function maskTrailingDash(name: string): string {
