@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all node deps etcd etcd34 build typecheck lint unit e2e test test-etcd34 run bench deploy-files clean
+.PHONY: all node deps etcd etcd34 build typecheck lint unit e2e test test-etcd34 run bench deploy-files cluster cluster-down test-cluster clean
 
 all: build
 
@@ -74,6 +74,23 @@ bench: build etcd
 deploy-files: deps
 	npx tsc -p deploy/tsconfig.json
 	node dist/deploy/deploy/generate.js
+
+# The compose topology on this machine (deploy/cluster): every member in its own network namespace
+# on a bridge (10.213.0.0/25), or on distinct 127.0.0.x addresses without the privilege for that.
+# Writes data/cluster/admin.kubeconfig (the load balancer); `make cluster-down` removes it all.
+# Flags: make cluster CLUSTER_FLAGS="--loopback" (see deploy/cluster/options.ts).
+cluster: build etcd
+	npx tsc -p deploy/tsconfig.json
+	node dist/deploy/deploy/cluster/main.js up $(CLUSTER_FLAGS)
+
+cluster-down: deps
+	npx tsc -p deploy/tsconfig.json
+	node dist/deploy/deploy/cluster/main.js down $(CLUSTER_FLAGS)
+
+# Prometheus against the twin, then faults across hosts (test/cluster/); bounded to 10 minutes.
+# `make test` runs it too (the cluster jest project).
+test-cluster: build etcd
+	timeout 600 npx jest --selectProjects cluster
 
 clean:
 	rm -rf dist data .jest-results.json .jest-results-etcd34.json

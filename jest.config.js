@@ -8,5 +8,7 @@ module.exports = {
   projects: [
     { displayName: 'unit', testEnvironment: 'node', ...esm, roots: ['<rootDir>/lib', '<rootDir>/cmd', '<rootDir>/deploy'], testMatch: ['**/*.test.ts'] },
     { displayName: 'e2e', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/e2e'], testMatch: ['**/*.test.ts'] },
+    // The compose topology as local hosts (make cluster), Prometheus and faults across them (make test-cluster).
+    { displayName: 'cluster', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/cluster'], testMatch: ['**/*.test.ts'] },
   ],
 };

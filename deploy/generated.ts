@@ -2,12 +2,13 @@
 import type { Topology } from './topology';
 import { renderCompose } from './render/compose';
 import { renderHaproxy } from './render/haproxy';
-import { renderPrometheus } from './render/prometheus';
+import { composePlacement } from './render/commands';
+import { composeRulesFile, renderPrometheus } from './render/prometheus';
 
 export function generatedFiles(t: Topology): Record<string, string> {
   return {
     'deploy/docker-compose.yml': renderCompose(t),
-    'deploy/haproxy/haproxy.cfg': renderHaproxy(t),
-    'deploy/prometheus/prometheus.yml': renderPrometheus(t),
+    'deploy/haproxy/haproxy.cfg': renderHaproxy(t, composePlacement(t), { dockerDns: true }),
+    'deploy/prometheus/prometheus.yml': renderPrometheus(t, composePlacement(t), composeRulesFile),
   };
 }

@@ -18,8 +18,8 @@ export interface Topology {
 export const topology: Topology = raw;
 
 /** Files svc-certs writes into the shared PKI volume (cmd/certs, lib/signing certDirFileNames). */
-export function pkiFiles(t: Topology) {
-  const f = (name: string): string => path.posix.join(t.pkiDir, name);
+export function pkiFiles(t: Topology, dir: string = t.pkiDir) {
+  const f = (name: string): string => path.posix.join(dir, name);
   return {
     caCert: f('ca.crt'),
     caKey: f('ca.key'),
@@ -34,7 +34,16 @@ export function pkiFiles(t: Topology) {
   };
 }
 
-export const etcdClientUrl = (t: Topology, member: string): string => `http://${member}:${t.etcd.clientPort}`;
-export const etcdPeerUrl = (t: Topology, member: string): string => `http://${member}:${t.etcd.peerPort}`;
-export const etcdServers = (t: Topology): string => t.etcd.members.map((m) => etcdClientUrl(t, m)).join(',');
-export const controlPlaneEndpoint = (t: Topology): string => `${t.loadBalancer.name}:${t.loadBalancer.port}`;
+export type PkiFiles = ReturnType<typeof pkiFiles>;
+
+/**
+ * How members reach each other: compose by service name (Docker's DNS), the local twin
+ * (deploy/cluster) by each member's address on its bridge or loopback.
+ */
+export type HostOf = (member: string) => string;
+export const byName: HostOf = (member) => member;
+
+export const etcdClientUrl = (t: Topology, member: string, host: HostOf = byName): string => `http://${host(member)}:${t.etcd.clientPort}`;
+export const etcdPeerUrl = (t: Topology, member: string, host: HostOf = byName): string => `http://${host(member)}:${t.etcd.peerPort}`;
+export const etcdServers = (t: Topology, host: HostOf = byName): string => t.etcd.members.map((m) => etcdClientUrl(t, m, host)).join(',');
+export const controlPlaneEndpoint = (t: Topology, host: HostOf = byName): string => `${host(t.loadBalancer.name)}:${t.loadBalancer.port}`;

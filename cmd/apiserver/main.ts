@@ -1,6 +1,7 @@
 // svc-apiserver: flags → storage → registry → HTTPS. Graceful shutdown on SIGINT/SIGTERM
 // (lib/apiserver/lifecycle: readyz fails, delay, refuse new requests, drain, close connections),
 // and only then storage.
+import { promises as fs } from 'node:fs';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -13,7 +14,7 @@ import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { servingTimeouts } from '../../lib/apiserver/secureServing';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
-import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage } from '../../lib/etcd';
+import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage, type TlsOptions as EtcdTls } from '../../lib/etcd';
 import { builtinStrategies } from '../../lib/registry/builtin';
 import { closeCaches, createStores, startCaches } from '../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../lib/watchcache';
@@ -68,11 +69,19 @@ function registeredResources(): ResourceInfo[] {
   return [...builtinStrategies.map((s) => s.resource), ...virtualResources];
 }
 
+/** --etcd-cafile/--etcd-certfile/--etcd-keyfile, read once at start (as upstream's client does). */
+async function loadEtcdTls(opts: ApiServerOptions): Promise<EtcdTls | undefined> {
+  if (!opts.etcdCAFile && !opts.etcdCertFile) return undefined;
+  const read = (f: string): Promise<Buffer | undefined> => (f ? fs.readFile(f) : Promise.resolve(undefined));
+  const [ca, cert, key] = await Promise.all([read(opts.etcdCAFile), read(opts.etcdCertFile), read(opts.etcdKeyFile)]);
+  return { ca, cert, key };
+}
+
 /** Consistent reads come from the watch cache only on an etcd whose progress replies are ordered. */
-async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger): Promise<boolean> {
+async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger, tls?: EtcdTls): Promise<boolean> {
   if (!endpoint) return false;
   try {
-    const version = await fetchEtcdVersion(endpoint);
+    const version = await fetchEtcdVersion(endpoint, 2000, tls);
     const ordered = progressRequestsAreOrdered(version);
     log.info({ etcdVersion: version, progressRequestsOrdered: ordered }, 'etcd version');
     return ordered;
@@ -130,12 +139,13 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
   }
   const tls = await loadTLSFiles({ clientCAFile: clientCAFile || undefined, tlsCertFile, tlsKeyFile });
 
+  const etcdTls = await loadEtcdTls(opts);
   let stores: GenericStore[] = [];
   const metrics = new ApiServerMetrics({ storageObjectCounts: () => storedObjectCounts(stores)() });
   const storage: Storage & CompactionStore =
     opts.storageBackend === 'memory'
       ? new MemoryStorage()
-      : new Etcd3Storage({ endpoints: opts.etcdServers, observe: (op, key, s) => metrics.observeEtcd(op, key, s) });
+      : new Etcd3Storage({ endpoints: opts.etcdServers, tls: etcdTls, observe: (op, key, s) => metrics.observeEtcd(op, key, s) });
   const compactor = startCompactor(storage, {
     intervalMs: opts.etcdCompactionIntervalMs,
     onCompacted: (revision) => log.info({ revision }, 'compacted etcd history'),
@@ -144,7 +154,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
 
   // Validating admission needs the stores it guards (namespace lookups) and the authorizer.
   const admission = lateAdmission();
-  const progressRequestsOrdered = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log));
+  const progressRequestsOrdered = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log, etcdTls));
   stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
     cacheOptions: { progressRequestsOrdered },
     admission: admission.admission,

@@ -7,6 +7,9 @@ import { FlagError, FlagSpec, FlagValues, parseFeatureGatesFlag } from '../flagS
 
 export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'etcd-servers', type: 'stringSlice', default: ['http://127.0.0.1:2379'], help: 'List of etcd servers to connect with (scheme://ip:port), comma separated.' },
+  { name: 'etcd-cafile', type: 'string', default: '', help: 'SSL Certificate Authority file used to secure etcd communication.' },
+  { name: 'etcd-certfile', type: 'string', default: '', help: 'SSL certification file used to secure etcd communication.' },
+  { name: 'etcd-keyfile', type: 'string', default: '', help: 'SSL key file used to secure etcd communication.' },
   { name: 'etcd-prefix', type: 'string', default: '/registry', help: 'The prefix to prepend to all resource paths in etcd.' },
   { name: 'storage-backend', type: 'string', default: 'etcd3', help: "The storage backend for persistence. Options: 'etcd3' (default), 'memory' (in-process, for tests and throwaway servers)." },
   { name: 'etcd-compaction-interval', type: 'duration', default: 300_000, help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
@@ -45,6 +48,10 @@ export const apiserverFlags: readonly FlagSpec[] = [
 
 export interface ApiServerOptions {
   etcdServers: string[];
+  /** TLS to etcd (https endpoints): the CA that signed etcd's certificate and our client pair. */
+  etcdCAFile: string;
+  etcdCertFile: string;
+  etcdKeyFile: string;
   etcdPrefix: string;
   storageBackend: 'etcd3' | 'memory';
   etcdCompactionIntervalMs: number;
@@ -123,6 +130,9 @@ export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): A
       if (!/^https?:\/\/[^/]+$/.test(s)) throw new FlagError(`--etcd-servers: invalid URL ${JSON.stringify(s)} (want scheme://host:port)`);
     }
   }
+  const etcdCert = String(v['etcd-certfile']);
+  const etcdKey = String(v['etcd-keyfile']);
+  if (!!etcdCert !== !!etcdKey) throw new FlagError('--etcd-certfile and --etcd-keyfile must be given together');
   const tlsCert = String(v['tls-cert-file']);
   const tlsKey = String(v['tls-private-key-file']);
   if (!!tlsCert !== !!tlsKey) throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
@@ -132,6 +142,9 @@ export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): A
   const features = parseFeatureGatesFlag(v);
   return {
     etcdServers: servers,
+    etcdCAFile: String(v['etcd-cafile']),
+    etcdCertFile: etcdCert,
+    etcdKeyFile: etcdKey,
     etcdPrefix: String(v['etcd-prefix']),
     storageBackend: backend,
     etcdCompactionIntervalMs: Number(v['etcd-compaction-interval']),

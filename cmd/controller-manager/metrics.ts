@@ -18,6 +18,8 @@ export class ControllerManagerMetrics {
   private readonly workqueueAdds: Counter<'name'>;
   private readonly workqueueDepth: Gauge<'name'>;
   private readonly workqueueRetries: Counter<'name'>;
+  private readonly workqueueQueueDuration: Histogram<'name'>;
+  private readonly workqueueWorkDuration: Histogram<'name'>;
   private readonly csrSigned: Counter<'signer'>;
   private readonly csrFailed: Counter<'signer' | 'reason'>;
   private readonly csrSigningDuration: Histogram<'signer'>;
@@ -34,6 +36,22 @@ export class ControllerManagerMetrics {
     this.workqueueAdds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers });
     this.workqueueDepth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers });
     this.workqueueRetries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers });
+    // client-go's buckets: prometheus.ExponentialBuckets(10e-9, 10, 10), 10 ns … 10 s.
+    const durationBuckets = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 0.001, 0.01, 0.1, 1, 10];
+    this.workqueueQueueDuration = new Histogram({
+      name: 'workqueue_queue_duration_seconds',
+      help: 'How long in seconds an item stays in workqueue before being requested.',
+      labelNames: ['name'],
+      buckets: durationBuckets,
+      registers,
+    });
+    this.workqueueWorkDuration = new Histogram({
+      name: 'workqueue_work_duration_seconds',
+      help: 'How long in seconds processing an item from workqueue takes.',
+      labelNames: ['name'],
+      buckets: durationBuckets,
+      registers,
+    });
     this.csrSigned = new Counter({
       name: `${prefix}_csr_signed_total`,
       help: 'Certificates issued by the csrsigning controller, by signer.',
@@ -61,9 +79,18 @@ export class ControllerManagerMetrics {
   }
 
   readonly workqueue: WorkQueueMetricsSink = {
+    created: (name) => {
+      this.workqueueAdds.inc({ name }, 0);
+      this.workqueueRetries.inc({ name }, 0);
+      this.workqueueDepth.set({ name }, 0);
+      this.workqueueQueueDuration.zero({ name });
+      this.workqueueWorkDuration.zero({ name });
+    },
     added: (name) => this.workqueueAdds.inc({ name }),
     depth: (name, depth) => this.workqueueDepth.set({ name }, depth),
     retried: (name) => this.workqueueRetries.inc({ name }),
+    queued: (name, seconds) => this.workqueueQueueDuration.observe({ name }, seconds),
+    worked: (name, seconds) => this.workqueueWorkDuration.observe({ name }, seconds),
   };
 
   readonly csrSigning: CsrSigningMetricsSink = {

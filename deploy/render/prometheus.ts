@@ -1,19 +1,24 @@
-// deploy/prometheus/prometheus.yml: every apiserver replica (HTTPS, the system:monitoring client
-// certificate from the PKI volume, server names checked against the cluster CA), both controller
-// managers, and every etcd member's metrics listener.
+// prometheus.yml: every apiserver replica (HTTPS, the system:monitoring client certificate from
+// the PKI, server names checked against the cluster CA), both controller managers, and every etcd
+// member's metrics listener; plus the recording and alerting rules (deploy/prometheus/rules.yml).
 import { dump } from 'js-yaml';
-import { pkiFiles, type Topology } from '../topology';
+import type { Topology } from '../topology';
+import type { Placement } from './commands';
 
-export function renderPrometheus(t: Topology): string {
-  const f = pkiFiles(t);
+/** Where compose mounts deploy/prometheus/rules.yml. */
+export const composeRulesFile = '/etc/prometheus/rules.yml';
+
+export function renderPrometheus(t: Topology, p: Placement, rulesFile: string, scrapeInterval: string = t.prometheus.scrapeInterval): string {
+  const f = p.pki;
   const doc = {
-    global: { scrape_interval: t.prometheus.scrapeInterval, evaluation_interval: t.prometheus.scrapeInterval },
+    global: { scrape_interval: scrapeInterval, evaluation_interval: scrapeInterval },
+    rule_files: [rulesFile],
     scrape_configs: [
       {
         job_name: 'apiserver',
         scheme: 'https',
         tls_config: { ca_file: f.caCert, cert_file: f.monitoringCert, key_file: f.monitoringKey },
-        static_configs: [{ targets: t.apiserver.members.map((m) => `${m}:${t.apiserver.securePort}`) }],
+        static_configs: [{ targets: t.apiserver.members.map((m) => `${p.host(m)}:${t.apiserver.securePort}`) }],
       },
       {
         // Their serving certificate is self-signed in memory at start-up (no --tls-cert-file), and
@@ -21,12 +26,12 @@ export function renderPrometheus(t: Topology): string {
         job_name: 'controller-manager',
         scheme: 'https',
         tls_config: { insecure_skip_verify: true },
-        static_configs: [{ targets: t.controllerManager.members.map((m) => `${m}:${t.controllerManager.securePort}`) }],
+        static_configs: [{ targets: t.controllerManager.members.map((m) => `${p.host(m)}:${t.controllerManager.securePort}`) }],
       },
       {
         job_name: 'etcd',
         scheme: 'http',
-        static_configs: [{ targets: t.etcd.members.map((m) => `${m}:${t.etcd.metricsPort}`) }],
+        static_configs: [{ targets: t.etcd.members.map((m) => `${p.host(m)}:${t.etcd.metricsPort}`) }],
       },
     ],
   };

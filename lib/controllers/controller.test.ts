@@ -55,6 +55,24 @@ describe('InstrumentedWorkQueue', () => {
   });
 });
 
+describe('InstrumentedWorkQueue durations', () => {
+  test('queue duration runs from the add to the get, work duration from the get to done', async () => {
+    const clock = new FakeClock();
+    const queued: number[] = [];
+    const worked: number[] = [];
+    const m = { added: () => undefined, depth: () => undefined, retried: () => undefined, queued: (_q: string, s: number) => queued.push(s), worked: (_q: string, s: number) => worked.push(s) };
+    const q = new InstrumentedWorkQueue<string>('test', m, { clock });
+    q.add('a');
+    await clock.advance(250);
+    q.add('a'); // deduplicated: the wait counts from the first add
+    await clock.advance(250);
+    const k = await q.get();
+    await clock.advance(1500);
+    q.done(k as string);
+    expect({ queued, worked }).toEqual({ queued: [0.5], worked: [1.5] });
+  });
+});
+
 describe('runWorkers', () => {
   test('processes every key with bounded concurrency and ends when the signal aborts', async () => {
     const q = new InstrumentedWorkQueue<string>('test', undefined, { clock: new FakeClock() });

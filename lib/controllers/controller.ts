@@ -28,12 +28,18 @@ export const silentLog: ControllerLog = { debug: ignore, info: ignore, error: ig
 
 /** Receives upstream's workqueue_* metrics of every named queue. */
 export interface WorkQueueMetricsSink {
+  /** The queue exists: client-go's provider creates every series of the queue (at zero) here. */
+  created?(queue: string): void;
   /** A key entered the queue (workqueue_adds_total); deduplicated adds do not count. */
   added(queue: string): void;
   /** Keys waiting to be handed out, counting re-adds of keys being processed (workqueue_depth). */
   depth(queue: string, depth: number): void;
   /** A rate-limited requeue (workqueue_retries_total). */
   retried(queue: string): void;
+  /** Seconds a key waited from its add until a worker took it (workqueue_queue_duration_seconds). */
+  queued?(queue: string, seconds: number): void;
+  /** Seconds a worker spent on a key, from get to done (workqueue_work_duration_seconds). */
+  worked?(queue: string, seconds: number): void;
 }
 
 export const noWorkQueueMetrics: WorkQueueMetricsSink = { added: () => undefined, depth: () => undefined, retried: () => undefined };
@@ -43,8 +49,11 @@ export const noWorkQueueMetrics: WorkQueueMetricsSink = { added: () => undefined
  * handed out again (the queue's "dirty" set), including adds that fire after a delay.
  */
 export class InstrumentedWorkQueue<K = string> extends WorkQueue<K> {
-  /** Keys added and not yet handed out: mirrors the queue's dirty set. */
-  private readonly pending = new Set<K>();
+  /** Keys added and not yet handed out, with the time of the add: mirrors the queue's dirty set. */
+  private readonly pending = new Map<K, number>();
+  /** Keys handed out and not yet done, with the time they were taken. */
+  private readonly processingSince = new Map<K, number>();
+  private readonly now: () => number;
 
   constructor(
     readonly name: string,
@@ -52,12 +61,15 @@ export class InstrumentedWorkQueue<K = string> extends WorkQueue<K> {
     opts: WorkQueueOptions<K> = {},
   ) {
     super(opts);
+    const clock = opts.clock;
+    this.now = clock ? () => clock.now() : () => Date.now();
+    metrics.created?.(name);
   }
 
   // WorkQueue's delayed adds call this.add too, so they are counted when they land.
   override add(key: K): void {
     if (!this.shuttingDown() && !this.pending.has(key)) {
-      this.pending.add(key);
+      this.pending.set(key, this.now());
       this.metrics.added(this.name);
       this.metrics.depth(this.name, this.pending.size);
     }
@@ -71,8 +83,25 @@ export class InstrumentedWorkQueue<K = string> extends WorkQueue<K> {
 
   override async get(): Promise<K | undefined> {
     const key = await super.get();
-    if (key !== undefined && this.pending.delete(key)) this.metrics.depth(this.name, this.pending.size);
+    if (key === undefined) return key;
+    const now = this.now();
+    const addedAt = this.pending.get(key);
+    if (addedAt !== undefined) {
+      this.pending.delete(key);
+      this.metrics.depth(this.name, this.pending.size);
+      this.metrics.queued?.(this.name, (now - addedAt) / 1000);
+    }
+    this.processingSince.set(key, now);
     return key;
+  }
+
+  override done(key: K): void {
+    const since = this.processingSince.get(key);
+    if (since !== undefined) {
+      this.processingSince.delete(key);
+      this.metrics.worked?.(this.name, (this.now() - since) / 1000);
+    }
+    super.done(key);
   }
 }
 

@@ -3,6 +3,7 @@
 // mapping of transport failures to UnavailableError. No circuit breaker: every call tries again.
 import * as grpc from '@grpc/grpc-js';
 import { Backoff, sleep } from './backoff';
+import { chooseEndpoint, type EndpointView } from './endpointChoice';
 import { etcdServices, KVClient, WatchClient } from './etcd3Proto';
 import { StorageError, UnavailableError } from './storage';
 
@@ -11,6 +12,8 @@ export interface Endpoint {
   url: string;
   kv: KVClient;
   watch: WatchClient;
+  /** Start times of the unary calls in flight on it (see endpointChoice.ts). */
+  inflight: Set<{ since: number }>;
 }
 
 export interface TlsOptions {
@@ -56,7 +59,7 @@ export class EndpointPool {
       const creds = secure ? grpc.credentials.createSsl(tls?.ca ?? null, tls?.key ?? null, tls?.cert ?? null) : grpc.credentials.createInsecure();
       const kv = new KV(u.host, creds, channelOptions);
       const watch = new Watch(u.host, creds, { ...channelOptions, channelOverride: kv.getChannel() });
-      return { url, kv, watch };
+      return { url, kv, watch, inflight: new Set<{ since: number }>() };
     });
   }
 
@@ -64,17 +67,17 @@ export class EndpointPool {
     return this.closed;
   }
 
-  /** A READY endpoint, round-robin; when none is, the first to become READY before the deadline. */
+  /**
+   * A READY endpoint, round-robin, passing over one whose calls stall (a member cut off by the
+   * network); when none is READY, the first to become READY before the deadline.
+   */
   async ready(deadline: number): Promise<Endpoint> {
     this.checkOpen();
     const n = this.endpoints.length;
-    for (let i = 0; i < n; i++) {
-      const idx = (this.next + i) % n;
-      const ep = this.endpoints[idx];
-      if (ep.kv.getChannel().getConnectivityState(true) === grpc.connectivityState.READY) {
-        this.next = (idx + 1) % n;
-        return ep;
-      }
+    const idx = chooseEndpoint(this.views(), this.next, Date.now());
+    if (idx !== undefined) {
+      this.next = (idx + 1) % n;
+      return this.endpoints[idx];
     }
     return new Promise((resolve, reject) => {
       let pending = n;
@@ -100,6 +103,14 @@ export class EndpointPool {
     });
   }
 
+  private views(): EndpointView[] {
+    return this.endpoints.map((ep) => {
+      let oldest: number | undefined;
+      for (const c of ep.inflight) oldest = oldest === undefined ? c.since : Math.min(oldest, c.since);
+      return { ready: ep.kv.getChannel().getConnectivityState(true) === grpc.connectivityState.READY, oldestInflightSince: oldest };
+    });
+  }
+
   /**
    * Like grpc's Client.waitForReady, but stops once the pool is closed: grpc's version asks a
    * closing channel to connect again and leaves a deadline timer that keeps the process alive.
@@ -120,9 +131,14 @@ export class EndpointPool {
     check();
   }
 
-  /** The endpoint for a new watch stream: round-robin, preferring channels not in failure. */
+  /** The endpoint for a new watch stream: round-robin, preferring channels neither in failure nor stalled. */
   pickForStream(): Endpoint {
     const n = this.endpoints.length;
+    const healthy = chooseEndpoint(this.views(), this.next, Date.now());
+    if (healthy !== undefined) {
+      this.next = (healthy + 1) % n;
+      return this.endpoints[healthy];
+    }
     for (let i = 0; i < n; i++) {
       const idx = (this.next + i) % n;
       const state = this.endpoints[idx].kv.getChannel().getConnectivityState(true);
@@ -145,7 +161,7 @@ export class EndpointPool {
     for (;;) {
       const ep = await this.ready(deadline);
       try {
-        return await callOnce<Req, Res>(ep.kv, method, req, deadline);
+        return await tracked(ep, () => callOnce<Req, Res>(ep.kv, method, req, deadline));
       } catch (err) {
         if (!isServiceError(err)) throw err;
         // Raw gRPC errors leave here: the caller knows the key and revision to put in its error.
@@ -178,6 +194,17 @@ export class EndpointPool {
 
 function closedError(): UnavailableError {
   return new UnavailableError('etcd client is closed', '');
+}
+
+/** Runs a call while recording it as in flight on the endpoint. */
+async function tracked<T>(ep: Endpoint, call: () => Promise<T>): Promise<T> {
+  const entry = { since: Date.now() };
+  ep.inflight.add(entry);
+  try {
+    return await call();
+  } finally {
+    ep.inflight.delete(entry);
+  }
 }
 
 function callOnce<Req, Res>(kv: KVClient, method: UnaryMethod, req: Req, deadline: number): Promise<Res> {

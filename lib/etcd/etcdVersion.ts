@@ -2,14 +2,32 @@
 // trusted. etcd before 3.4.25 and 3.5.8 may answer a progress request while events are still
 // queued for a catching-up watcher (etcd-io/etcd#15220), so a revision learnt that way does
 // not prove every earlier event was delivered.
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { TlsOptions } from './etcd3Pool';
 
-/** The server version from etcd's /version endpoint (e.g. "3.4.23"). */
-export async function fetchEtcdVersion(endpoint: string, timeoutMs = 2000): Promise<string> {
-  const res = await fetch(`${endpoint.replace(/\/+$/, '')}/version`, { signal: AbortSignal.timeout(timeoutMs) });
-  if (!res.ok) throw new Error(`GET ${endpoint}/version: HTTP ${res.status}`);
-  const body = (await res.json()) as { etcdserver?: unknown };
+/** The server version from etcd's /version endpoint (e.g. "3.4.23"); https with the client's TLS files. */
+export async function fetchEtcdVersion(endpoint: string, timeoutMs = 2000, tls?: TlsOptions): Promise<string> {
+  const url = `${endpoint.replace(/\/+$/, '')}/version`;
+  const { status, text } = await get(url, timeoutMs, tls);
+  if (status !== 200) throw new Error(`GET ${endpoint}/version: HTTP ${status}`);
+  const body = JSON.parse(text) as { etcdserver?: unknown };
   if (typeof body.etcdserver !== 'string') throw new Error(`GET ${endpoint}/version: no etcdserver version`);
   return body.etcdserver;
+}
+
+function get(url: string, timeoutMs: number, tls?: TlsOptions): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const opts = { timeout: timeoutMs, ...(url.startsWith('https:') ? { ca: tls?.ca, cert: tls?.cert, key: tls?.key } : {}) };
+    const req = (url.startsWith('https:') ? https.get : http.get)(url, opts, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${url}: no answer in ${timeoutMs} ms`)));
+    req.on('error', reject);
+  });
 }
 
 /** True when requested progress notifications are ordered after pending events. */

@@ -54,3 +54,11 @@ test('promtool accepts deploy/prometheus/prometheus.yml', async () => {
   // --syntax-only: the certificate files it names exist only in the PKI volume.
   expectOk(await run('promtool', ['check', 'config', '--syntax-only', join(repoRoot, 'deploy/prometheus/prometheus.yml')]));
 });
+
+test('promtool accepts the recording and alerting rules (deploy/prometheus/rules.yml)', async () => {
+  expectOk(await run('promtool', ['check', 'rules', join(repoRoot, 'deploy/prometheus/rules.yml')]));
+});
+
+test('the alerts fire as deploy/prometheus/rules.test.yml says (promtool test rules)', async () => {
+  expectOk(await run('promtool', ['test', 'rules', join(repoRoot, 'deploy/prometheus/rules.test.yml')]));
+});
