@@ -2,7 +2,9 @@
 // (lib/apiserver/lifecycle: readyz fails, delay, refuse new requests, drain, close connections),
 // and only then storage.
 import * as https from 'node:https';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, controllerManagerUserName, processNames, type ResourceInfo } from '../../lib/api';
@@ -18,6 +20,7 @@ import { builtinStrategies } from '../../lib/registry/builtin';
 import { closeCaches, createStores, startCaches } from '../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../lib/watchcache';
 import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
+import { ensureStoredNaming } from '../../lib/registry/storedNaming';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
 import { commandLineOptions, helpRequested, parseFlags } from '../flagSet';
 import { lateAdmission } from './admission';
@@ -109,7 +112,15 @@ export interface RunningApiServer {
   shutdown(): Promise<void>;
 }
 
-export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
+/** --ephemeral: the PKI and kubeconfig go to a new temporary directory, removed at shutdown. */
+async function ephemeralOptions(opts: ApiServerOptions): Promise<{ opts: ApiServerOptions; dir?: string }> {
+  if (!opts.ephemeral) return { opts };
+  const dir = await mkdtemp(path.join(tmpdir(), `${program}-`));
+  return { opts: { ...opts, storageBackend: 'memory', certDir: path.join(dir, 'pki'), writeKubeconfig: path.join(dir, 'admin.kubeconfig') }, dir };
+}
+
+export async function start(given: ApiServerOptions): Promise<RunningApiServer> {
+  const { opts, dir: ephemeralDir } = await ephemeralOptions(given);
   // Buffered stdout: a synchronous write per request line would cost more than the request.
   const logDestination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, logDestination);
@@ -155,6 +166,9 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
     }),
   });
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');
+  // Nothing is written before the stored naming profile is known to match this server's.
+  const namingVerified = ensureStoredNaming(storage, opts.etcdPrefix);
+  namingVerified.catch(() => undefined); // the hook reports it
   const rbacPolicy = startRbacPolicy(stores, log);
   const security = await buildSecurity(opts, stores, rbacPolicy.index, log);
   const admissionPlugins = admission.install(stores, {
@@ -198,11 +212,23 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       }
     },
     postStartHooks: [
-      ...(namespaces ? [{ name: 'start-system-namespaces-controller', run: () => ensureSystemNamespaces(namespaces) }] : []),
+      { name: 'storage/api-naming', run: () => namingVerified },
+      ...(namespaces
+        ? [
+            {
+              name: 'start-system-namespaces-controller',
+              run: async () => {
+                await namingVerified;
+                await ensureSystemNamespaces(namespaces);
+              },
+            },
+          ]
+        : []),
       // Upstream's hook name: /readyz fails until the policy is loaded and the bootstrap roles exist.
       {
         name: 'rbac/bootstrap-roles',
         run: async () => {
+          await namingVerified;
           await rbacPolicy.synced;
           await rbacPolicy.reconcileBootstrap();
         },
@@ -262,6 +288,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
         user: controllerManagerUserName,
       });
       log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
+      if (ephemeralDir) process.stderr.write(`ephemeral ${program} ready at ${serverUrl}; KUBECONFIG=${path.resolve(opts.writeKubeconfig)}\n`);
     }
   })();
   started.catch(() => undefined); // main() reports it; shutdown may cut it short
@@ -301,6 +328,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       await closeCaches(stores);
       await cachesStarted;
       await storage.close();
+      if (ephemeralDir) await rm(ephemeralDir, { recursive: true, force: true });
       logDestination.flushSync();
     })());
   return { server, address, started, shutdown };
