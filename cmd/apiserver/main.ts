@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 /** Every resource this server can serve, enabled or not: --runtime-config is checked against these. */
-function registeredResources(): ResourceInfo[] {
+export function registeredResources(): ResourceInfo[] {
   return [...builtinStrategies.map((s) => s.resource), ...virtualResources];
 }
 
@@ -119,13 +119,19 @@ async function ephemeralOptions(opts: ApiServerOptions): Promise<{ opts: ApiServ
   return { opts: { ...opts, storageBackend: 'memory', certDir: path.join(dir, 'pki'), writeKubeconfig: path.join(dir, 'admin.kubeconfig') }, dir };
 }
 
-export async function start(given: ApiServerOptions): Promise<RunningApiServer> {
+export interface StartDeps {
+  /** Log destination; default buffered stdout (the test server keeps its log in memory). */
+  logDestination?: pino.DestinationStream;
+}
+
+export async function start(given: ApiServerOptions, deps: StartDeps = {}): Promise<RunningApiServer> {
   const { opts, dir: ephemeralDir } = await ephemeralOptions(given);
   // Buffered stdout: a synchronous write per request line would cost more than the request.
-  const logDestination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, logDestination);
+  const stdout = deps.logDestination ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, deps.logDestination ?? stdout);
   // Quiet periods still reach the terminal within a second.
-  setInterval(() => logDestination.flush(), 1000).unref();
+  const flushTimer = stdout ? setInterval(() => stdout.flush(), 1000) : undefined;
+  flushTimer?.unref();
   for (const w of opts.features.warnings) log.warn(w);
 
   // TLS material: given files, or a PKI generated once under --cert-dir.
@@ -329,7 +335,8 @@ export async function start(given: ApiServerOptions): Promise<RunningApiServer> 
       await cachesStarted;
       await storage.close();
       if (ephemeralDir) await rm(ephemeralDir, { recursive: true, force: true });
-      logDestination.flushSync();
+      clearInterval(flushTimer);
+      stdout?.flushSync();
     })());
   return { server, address, started, shutdown };
 }
