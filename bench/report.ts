@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthzResult } from './authz';
 import type { CsrResult } from './csr';
+import type { StartupResult } from './startup';
 import type { LoadResult, CpuUse } from './load';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
@@ -42,6 +43,8 @@ export interface Results {
   authz?: AuthzResult;
   /** Certificate issuance through svc-controller-manager, and CsrSigner.sign in-process. */
   csr?: CsrResult;
+  /** Time to ready: --ephemeral, the in-process test server, etcd + server; envtest's published figures. */
+  startup?: StartupResult;
   targets?: Target[];
   error?: string;
 }
@@ -168,9 +171,23 @@ export function renderTable(r: Results): string {
   }
   if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (r.csr) out += `\n\n${csrTable(r.csr)}`;
+  if (r.startup) out += `\n\n${startupTable(r.startup)}`;
   if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;
   out += `\n\n${notes.map((n) => `* ${n}`).join('\n')}`;
   return out.trimStart();
+}
+
+function startupTable(st: StartupResult): string {
+  const row = (name: string, x: StartupResult['ephemeral']): string[] => [name, String(x.p50Ms), `${x.minMs} – ${x.maxMs}`, String(x.runs)];
+  let out = 'Time to ready (/readyz 200, post-start hooks done):\n';
+  out += table([
+    ['', 'p50 ms', 'min – max ms', 'runs'],
+    row('svc-apiserver --ephemeral (process, memory storage)', st.ephemeral),
+    row('startTestServer() in-process (worker thread, memory storage)', st.inProcess),
+    row('fresh etcd + svc-apiserver process', st.etcdAndServer),
+  ]);
+  out += `\n  envtest (kube-apiserver + etcd): ${st.envtestReference}`;
+  return out;
 }
 
 function authzTable(a: AuthzResult, config: Results['config']): string {
