@@ -5,6 +5,7 @@ import type { ResourceInfo } from '../../lib/api/resource';
 import type { ResourceConfig } from '../../lib/apiserver/resourceConfig';
 import { resourceConfigFromFlag, RuntimeConfigError } from '../../lib/apiserver/runtimeConfig';
 import { FlagError, FlagSpec, FlagValues, parseFeatureGatesFlag } from '../flagSet';
+import { apiNamingFlagHelp } from '../namingEntry';
 
 export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'etcd-servers', type: 'stringSlice', default: ['http://127.0.0.1:2379'], help: 'List of etcd servers to connect with (scheme://ip:port), comma separated.' },
@@ -13,7 +14,7 @@ export const apiserverFlags: readonly FlagSpec[] = [
     name: 'api-naming',
     type: 'string',
     default: 'svc',
-    help: "Spelling of API groups, labels, annotations, signer names, the Protobuf media type and system namespaces: 'svc' (this product's) or 'k8s' (upstream's, so stock clients work unmodified). Recorded in storage at the first start; a later start with the other spelling on the same data fails.",
+    help: `${apiNamingFlagHelp} Recorded in storage at the first start; a later start with the other spelling on the same data fails.`,
   },
   {
     name: 'ephemeral',
