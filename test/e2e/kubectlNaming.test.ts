@@ -79,6 +79,13 @@ describe('kubectl minors, k8s naming', () => {
       expect(table).toMatch(new RegExp(`deny-${id}\\s+\\S+\\s+kubernetes.io/kube-apiserver-client\\s+admin\\s+<none>\\s+Denied\\n`));
     });
 
+    test('a lookup of a resource not served revalidates the discovery cache and later lookups still work', async () => {
+      const binary = minor === 'default' ? 'kubectl' : kubectlMinor(minor);
+      const r = await c.apiserver.kubectl([`--cache-dir=${join(c.dir, `kube-cache-${id}`)}`, 'get', 'pods', '-n', ns], { binary });
+      expect(r.stderr).toContain('the server doesn\'t have a resource type "pods"');
+      expect(await kubectl(['get', 'cm', '-n', ns])).toMatch(/^NAME\s+DATA\s+AGE\n/);
+    });
+
     test('get shows upstream columns', async () => {
       expect(await kubectl(['get', 'namespace', ns])).toMatch(new RegExp(`^NAME\\s+STATUS\\s+AGE\\n${ns}\\s+Active\\s+`));
       expect(await kubectl(['get', 'configmaps', 'settings', '-n', ns])).toMatch(/^NAME\s+DATA\s+AGE\nsettings\s+1\s+/);

@@ -99,6 +99,16 @@ describe('k8s naming profile', () => {
     expect((await c.apiserver.request('GET', '/metrics')).body).toMatch(/^kubernetes_feature_enabled\{/m);
   });
 
+  test('a 304 on aggregated discovery carries no Content-Type, so HTTP caches keep the aggregated type', async () => {
+    const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+    const first = await c.apiserver.request('GET', '/api', { headers: { Accept: accept } });
+    expect(first.headers['content-type']).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    const again = await c.apiserver.request('GET', '/api', { headers: { Accept: accept, 'If-None-Match': String(first.headers.etag) } });
+    expect(again.status).toBe(304);
+    expect(again.headers['content-type']).toBeUndefined();
+    expect(again.headers.etag).toBe(first.headers.etag);
+  });
+
   test('the svc groups are not served', async () => {
     for (const path of ['/apis/certificates.svc.io/v1', '/apis/rbac.authorization.svc.io/v1/clusterroles']) {
       expect([path, (await c.apiserver.request('GET', path)).status]).toEqual([path, 404]);
