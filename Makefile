@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all node deps etcd etcd34 build typecheck lint unit e2e test test-etcd34 run bench deploy-files cluster cluster-down test-cluster clean
+.PHONY: all node deps etcd etcd34 python-client build typecheck lint unit e2e test test-etcd34 run bench deploy-files cluster cluster-down test-cluster clean
 
 all: build
 
@@ -23,6 +23,10 @@ deps: node node_modules/.package-lock.json
 etcd:
 	@scripts/install-etcd.sh
 
+# Debian's python3-kubernetes for the system Python: the e2e suite drives the stock Python client.
+python-client:
+	@scripts/install-python-client.sh
+
 # Debian bookworm's etcd 3.4.23, for the legacy test group.
 etcd34:
 	@scripts/install-etcd.sh 3.4 >/dev/null
@@ -30,8 +34,10 @@ etcd34:
 build: deps
 	npx tsc -p tsconfig.build.json
 
+# The client-node scripts the e2e suite runs under plain Node have their own config (.mts, run as they are).
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p test/e2e/clients/node
 
 # Imports point one way (DESIGN.md §3); an upward import fails the build.
 lint: deps
@@ -40,7 +46,7 @@ lint: deps
 unit: deps
 	npx jest --selectProjects unit
 
-e2e: build etcd etcd34
+e2e: build etcd etcd34 python-client
 	npx jest --selectProjects e2e
 
 # The watch cache and the watch e2e tests once more on Debian bookworm's etcd 3.4.23, which still
@@ -54,7 +60,7 @@ test-etcd34: build etcd34
 # Everything CI runs: types, dependency direction, unit and e2e tests on etcd ≥ 3.5 (results in
 # .jest-results.json), then the etcd 3.4 group (.jest-results-etcd34.json). Both run even when
 # the first fails, and the target fails if either did.
-test: build etcd etcd34 typecheck lint
+test: build etcd etcd34 python-client typecheck lint
 	@status=0; \
 	npx jest --json --outputFile=.jest-results.json || status=1; \
 	$(MAKE) --no-print-directory test-etcd34 || status=1; \

@@ -6,6 +6,7 @@ import type { CsrResult } from './csr';
 import { fieldTrackingTargets, renderFieldTracking, type FieldTrackingResult } from './fieldTracking';
 import { formats, maxSlowdownVsJson, type FormatsResult } from './formats';
 import type { PoliciesResult } from './policies';
+import type { StartupResult } from './startup';
 import type { LoadResult, CpuUse } from './load';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
@@ -51,6 +52,8 @@ export interface Results {
   fieldTracking?: FieldTrackingResult;
   /** Creates with 0, 10 and 100 bound admission policies. */
   policies?: PoliciesResult;
+  /** Time to ready: --ephemeral, the in-process test server, etcd + server; envtest's published figures. */
+  startup?: StartupResult;
   targets?: Target[];
   error?: string;
 }
@@ -239,6 +242,7 @@ export function renderTable(r: Results): string {
   if (r.policies) out += `\n\n${policiesTable(r.policies, r.config)}`;
   if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (r.csr) out += `\n\n${csrTable(r.csr)}`;
+  if (r.startup) out += `\n\n${startupTable(r.startup)}`;
   if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;
   out += `\n\n${notes.map((n) => `* ${n}`).join('\n')}`;
   return out.trimStart();
@@ -253,6 +257,19 @@ function policiesTable(p: PoliciesResult, config: Results['config']): string {
   const met = p.tenPoliciesPercent < 20 ? 'met' : 'MISSED';
   out += `\n  10 policies cost ${p.tenPoliciesPercent.toFixed(1)}% of a create in apiserver CPU (target < 20%: ${met}); by throughput ${p.tenPoliciesThroughputPercent.toFixed(1)}%`;
   out += `\n  counts alternate in ${config.policyRounds} rounds; bindings in force after (ms, per slice): ${p.enforcedAfterMs.join(' ')}`;
+  return out;
+}
+
+function startupTable(st: StartupResult): string {
+  const row = (name: string, x: StartupResult['ephemeral']): string[] => [name, String(x.p50Ms), `${x.minMs} – ${x.maxMs}`, String(x.runs)];
+  let out = 'Time to ready (/readyz 200, post-start hooks done):\n';
+  out += table([
+    ['', 'p50 ms', 'min – max ms', 'runs'],
+    row('svc-apiserver --ephemeral (process, memory storage)', st.ephemeral),
+    row('startTestServer() in-process (worker thread, memory storage)', st.inProcess),
+    row('fresh etcd + svc-apiserver process', st.etcdAndServer),
+  ]);
+  out += `\n  envtest (kube-apiserver + etcd): ${st.envtestReference}`;
   return out;
 }
 

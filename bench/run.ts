@@ -20,6 +20,7 @@ import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
 import type { HttpsClient } from './httpsClient';
 import { runLoad, sleep, Pids } from './load';
+import { runStartup } from './startup';
 import { benchNamespace, objectName, warmupNamespace } from './objects';
 import { evaluateTargets, renderTable, Results, writeResults } from './report';
 import { ensureNamespace, ListMode, serverCreates, serverGets, serverListOnce, serverLists } from './serverLoad';
@@ -69,7 +70,9 @@ const defaults = {
   policyRounds: 4,
   /** Small counts for a smoke run. */
   quick: false,
-  /** Which measurements: all, or a comma list of creates,gets,lists,formats,bare,watch,tracking,policies,authz,csr (gets, lists, formats and bare imply creates). */
+  /** Starts of each kind in the startup phase (--ephemeral, in-process test server, etcd + server). */
+  startupRuns: 5,
+  /** Which measurements: all, or a comma list of startup,creates,gets,lists,formats,bare,watch,tracking,policies,authz,csr (gets, lists, formats and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -95,7 +98,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000 };
+    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -121,7 +124,9 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['creates', 'gets', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];
+const allPhases = ['startup', 'creates', 'gets', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];
+/** Phases that need the shared etcd + apiserver cluster (startup starts its own servers). */
+const clusterPhases = allPhases.filter((p) => p !== 'startup');
 
 /** What every phase needs. */
 interface Ctx {
@@ -137,8 +142,7 @@ interface Ctx {
 }
 
 async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<void> {
-  const phases = new Set(cfg.phases === 'all' ? allPhases : cfg.phases.split(','));
-  for (const p of phases) if (!allPhases.includes(p)) throw new Error(`--phases: unknown phase ${p}`);
+  const phases = new Set(cfg.phases === 'all' ? clusterPhases : cfg.phases.split(',').filter((p) => p !== 'startup'));
   if (phases.has('bare')) phases.add('gets');
   if (phases.has('gets') || phases.has('lists') || phases.has('formats')) phases.add('creates');
 
@@ -410,14 +414,23 @@ async function main(): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    step('starting etcd and svc-apiserver');
-    const profileDir = cfg.profile ? join(cfg.out, 'profiles') : undefined;
-    if (profileDir) mkdirSync(profileDir, { recursive: true });
-    // The formats phase needs CBOR, which is alpha and off by default (as upstream 1.32).
-    const wantsFormats = cfg.phases === 'all' || cfg.phases.split(',').includes('formats');
-    cluster = await startCluster(cfg.concurrency, profileDir, wantsFormats ? ['--feature-gates=CBORServingAndStorage=true'] : []);
-    results.environment.etcdDataDir = cluster.etcd.dataDir;
-    await bench(cfg, cluster, results);
+    const phases = cfg.phases === 'all' ? allPhases : cfg.phases.split(',');
+    for (const p of phases) if (!allPhases.includes(p)) throw new Error(`--phases: unknown phase ${p}`);
+    // First and alone: start times measured on a quiet machine, before the shared cluster runs.
+    if (phases.includes('startup')) {
+      step(`startup: ${cfg.startupRuns} starts each of --ephemeral, the in-process test server and etcd + server`);
+      results.startup = await runStartup({ runs: cfg.startupRuns, log: step });
+    }
+    if (phases.some((p) => clusterPhases.includes(p))) {
+      step('starting etcd and svc-apiserver');
+      const profileDir = cfg.profile ? join(cfg.out, 'profiles') : undefined;
+      if (profileDir) mkdirSync(profileDir, { recursive: true });
+      // The formats phase needs CBOR, which is alpha and off by default (as upstream 1.32).
+      const wantsFormats = phases.includes('formats');
+      cluster = await startCluster(cfg.concurrency, profileDir, wantsFormats ? ['--feature-gates=CBORServingAndStorage=true'] : []);
+      results.environment.etcdDataDir = cluster.etcd.dataDir;
+      await bench(cfg, cluster, results);
+    }
   } catch (e) {
     results.error = (e as Error).stack ?? String(e);
     step(`failed: ${results.error}`);

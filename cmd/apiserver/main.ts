@@ -3,7 +3,9 @@
 // and only then storage.
 import { promises as fs } from 'node:fs';
 import * as https from 'node:https';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, controllerManagerUserName, processNames, type ResourceInfo } from '../../lib/api';
@@ -19,6 +21,7 @@ import { builtinStrategies } from '../../lib/registry/builtin';
 import { closeCaches, createStores, startCaches } from '../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../lib/watchcache';
 import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
+import { ensureStoredNaming } from '../../lib/registry/storedNaming';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
 import { commandLineOptions, helpRequested, parseFlags } from '../flagSet';
 import { lateAdmission } from './admission';
@@ -65,7 +68,7 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 /** Every resource this server can serve, enabled or not: --runtime-config is checked against these. */
-function registeredResources(): ResourceInfo[] {
+export function registeredResources(): ResourceInfo[] {
   return [...builtinStrategies.map((s) => s.resource), ...virtualResources];
 }
 
@@ -118,12 +121,26 @@ export interface RunningApiServer {
   shutdown(): Promise<void>;
 }
 
-export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
+/** --ephemeral: the PKI and kubeconfig go to a new temporary directory, removed at shutdown. */
+async function ephemeralOptions(opts: ApiServerOptions): Promise<{ opts: ApiServerOptions; dir?: string }> {
+  if (!opts.ephemeral) return { opts };
+  const dir = await mkdtemp(path.join(tmpdir(), `${program}-`));
+  return { opts: { ...opts, storageBackend: 'memory', certDir: path.join(dir, 'pki'), writeKubeconfig: path.join(dir, 'admin.kubeconfig') }, dir };
+}
+
+export interface StartDeps {
+  /** Log destination; default buffered stdout (the test server keeps its log in memory). */
+  logDestination?: pino.DestinationStream;
+}
+
+export async function start(given: ApiServerOptions, deps: StartDeps = {}): Promise<RunningApiServer> {
+  const { opts, dir: ephemeralDir } = await ephemeralOptions(given);
   // Buffered stdout: a synchronous write per request line would cost more than the request.
-  const logDestination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, logDestination);
+  const stdout = deps.logDestination ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, deps.logDestination ?? stdout);
   // Quiet periods still reach the terminal within a second.
-  setInterval(() => logDestination.flush(), 1000).unref();
+  const flushTimer = stdout ? setInterval(() => stdout.flush(), 1000) : undefined;
+  flushTimer?.unref();
   for (const w of opts.features.warnings) log.warn(w);
 
   // TLS material: given files, or a PKI generated once under --cert-dir.
@@ -165,6 +182,9 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
     }),
   });
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');
+  // Nothing is written before the stored naming profile is known to match this server's.
+  const namingVerified = ensureStoredNaming(storage, opts.etcdPrefix);
+  namingVerified.catch(() => undefined); // the hook reports it
   const rbacPolicy = startRbacPolicy(stores, log);
   const security = await buildSecurity(opts, stores, rbacPolicy.index, log);
   const admissionPlugins = admission.install(stores, {
@@ -209,11 +229,23 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       }
     },
     postStartHooks: [
-      ...(namespaces ? [{ name: 'start-system-namespaces-controller', run: () => ensureSystemNamespaces(namespaces) }] : []),
+      { name: 'storage/api-naming', run: () => namingVerified },
+      ...(namespaces
+        ? [
+            {
+              name: 'start-system-namespaces-controller',
+              run: async () => {
+                await namingVerified;
+                await ensureSystemNamespaces(namespaces);
+              },
+            },
+          ]
+        : []),
       // Upstream's hook name: /readyz fails until the policy is loaded and the bootstrap roles exist.
       {
         name: 'rbac/bootstrap-roles',
         run: async () => {
+          await namingVerified;
           await rbacPolicy.synced;
           await rbacPolicy.reconcileBootstrap();
         },
@@ -273,6 +305,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
         user: controllerManagerUserName,
       });
       log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
+      if (ephemeralDir) process.stderr.write(`ephemeral ${program} ready at ${serverUrl}; KUBECONFIG=${path.resolve(opts.writeKubeconfig)}\n`);
     }
   })();
   started.catch(() => undefined); // main() reports it; shutdown may cut it short
@@ -312,7 +345,9 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
       await closeCaches(stores);
       await cachesStarted;
       await storage.close();
-      logDestination.flushSync();
+      if (ephemeralDir) await rm(ephemeralDir, { recursive: true, force: true });
+      clearInterval(flushTimer);
+      stdout?.flushSync();
     })());
   return { server, address, started, shutdown };
 }

@@ -1,9 +1,11 @@
 // svc-apiserver's flags, named as kube-apiserver's (DESIGN.md §2.12).
 import { featureGatesFlagHelp, FeatureGates } from '../../lib/api/featureGates';
+import { defaultServiceAccountIssuer, naming, type NamingProfileName } from '../../lib/api/product';
 import type { ResourceInfo } from '../../lib/api/resource';
 import type { ResourceConfig } from '../../lib/apiserver/resourceConfig';
 import { resourceConfigFromFlag, RuntimeConfigError } from '../../lib/apiserver/runtimeConfig';
 import { FlagError, FlagSpec, FlagValues, parseFeatureGatesFlag } from '../flagSet';
+import { apiNamingFlagHelp } from '../namingEntry';
 
 export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'etcd-servers', type: 'stringSlice', default: ['http://127.0.0.1:2379'], help: 'List of etcd servers to connect with (scheme://ip:port), comma separated.' },
@@ -11,6 +13,18 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'etcd-certfile', type: 'string', default: '', help: 'SSL certification file used to secure etcd communication.' },
   { name: 'etcd-keyfile', type: 'string', default: '', help: 'SSL key file used to secure etcd communication.' },
   { name: 'etcd-prefix', type: 'string', default: '/registry', help: 'The prefix to prepend to all resource paths in etcd.' },
+  {
+    name: 'api-naming',
+    type: 'string',
+    default: 'svc',
+    help: `${apiNamingFlagHelp} Recorded in storage at the first start; a later start with the other spelling on the same data fails.`,
+  },
+  {
+    name: 'ephemeral',
+    type: 'bool',
+    default: false,
+    help: 'Serve a throwaway server: memory storage, the PKI and an admin kubeconfig in a new temporary directory (its path printed), all removed on exit. Overrides --storage-backend, --cert-dir and --write-kubeconfig.',
+  },
   { name: 'storage-backend', type: 'string', default: 'etcd3', help: "The storage backend for persistence. Options: 'etcd3' (default), 'memory' (in-process, for tests and throwaway servers)." },
   { name: 'etcd-compaction-interval', type: 'duration', default: 300_000, help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'bind-address', type: 'string', default: '0.0.0.0', help: 'The IP address on which to listen for the --secure-port port.' },
@@ -30,7 +44,7 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'token-auth-file', type: 'string', default: '', help: 'If set, the file that will be used to secure the secure port of the API server via token authentication (CSV: token,user,uid,"group1,group2").' },
   { name: 'service-account-signing-key-file', type: 'string', default: '', help: 'Path to the file that contains the current private key of the service account token issuer (RSA or ECDSA P-256). Generated as <cert-dir>/sa.key when not given.' },
   { name: 'service-account-key-file', type: 'stringSlice', default: [], help: 'File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. Defaults to the signing key\'s public half. Repeatable.' },
-  { name: 'service-account-issuer', type: 'stringSlice', default: ['https://svc.default.svc.cluster.local'], help: 'Identifier of the service account token issuer (the iss claim). Repeatable: the first issues new tokens, all are accepted.' },
+  { name: 'service-account-issuer', type: 'stringSlice', default: [defaultServiceAccountIssuer], help: 'Identifier of the service account token issuer (the iss claim). Repeatable: the first issues new tokens, all are accepted.' },
   { name: 'api-audiences', type: 'stringSlice', default: [], help: 'Identifiers of the API. The service account token authenticator validates that tokens are bound to at least one of these audiences. Defaults to the first --service-account-issuer.' },
   { name: 'service-account-max-token-expiration', type: 'duration', default: 0, help: 'The maximum validity duration of a token created by the service account token issuer (0 = no cap beyond 2^32 s).' },
   { name: 'audit-log-path', type: 'string', default: '', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
@@ -47,6 +61,8 @@ export const apiserverFlags: readonly FlagSpec[] = [
 ];
 
 export interface ApiServerOptions {
+  apiNaming: NamingProfileName;
+  ephemeral: boolean;
   etcdServers: string[];
   /** TLS to etcd (https endpoints): the CA that signed etcd's certificate and our client pair. */
   etcdCAFile: string;
@@ -117,7 +133,11 @@ function runtimeConfigOption(spec: string, registered: readonly ResourceInfo[]):
 
 /** `registered`: every resource the server can serve (enabled or not), for --runtime-config. */
 export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): ApiServerOptions {
-  const backend = String(v['storage-backend']);
+  const apiNaming = String(v['api-naming']);
+  // The entry selected the profile from argv before lib/api loaded; a mismatch is a wiring bug.
+  if (apiNaming !== naming.name) throw new FlagError(`invalid --api-naming ${JSON.stringify(apiNaming)}: this process serves the "${naming.name}" naming (must be one of "svc", "k8s")`);
+  const ephemeral = Boolean(v.ephemeral);
+  const backend = ephemeral ? 'memory' : String(v['storage-backend']);
   if (backend !== 'etcd3' && backend !== 'memory') {
     throw new FlagError(`invalid --storage-backend ${JSON.stringify(backend)}: must be one of "etcd3", "memory"`);
   }
@@ -141,6 +161,8 @@ export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): A
   if (v['audit-policy-file'] && !v['audit-log-path']) throw new FlagError('--audit-policy-file needs --audit-log-path');
   const features = parseFeatureGatesFlag(v);
   return {
+    apiNaming: naming.name,
+    ephemeral,
     etcdServers: servers,
     etcdCAFile: String(v['etcd-cafile']),
     etcdCertFile: etcdCert,

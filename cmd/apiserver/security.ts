@@ -3,7 +3,7 @@
 // a static token file, and the authorizers of --authorization-mode behind system:masters.
 import type { Logger } from 'pino';
 import type { ResourceInfo, ServiceAccount } from '../../lib/api';
-import { localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectreviews, selfsubjectrulesreviews, subjectaccessreviews, tokenreviews } from '../../lib/api';
+import { localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectreviews, selfsubjectreviewsV1beta1, selfsubjectrulesreviews, subjectaccessreviews, tokenreviews } from '../../lib/api';
 import { audienceAgnosticTokenAuthenticator, bearerTokenAuthenticator, unionTokenAuthenticator, type TokenAuthenticator } from '../../lib/auth/bearer';
 import { unionAuthenticator, x509Authenticator, type Authenticator, groupNames } from '../../lib/auth';
 import {
@@ -36,7 +36,7 @@ import type { ApiServerOptions } from './options';
  * The virtual resources of the create-only endpoints built below, known before they are built so
  * that --runtime-config can be checked at flag time (start() verifies the two agree).
  */
-export const virtualResources: readonly ResourceInfo[] = [tokenreviews, selfsubjectreviews, subjectaccessreviews, localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectrulesreviews];
+export const virtualResources: readonly ResourceInfo[] = [tokenreviews, selfsubjectreviews, selfsubjectreviewsV1beta1, subjectaccessreviews, localsubjectaccessreviews, selfsubjectaccessreviews, selfsubjectrulesreviews];
 
 export interface Security {
   authenticator: Authenticator;
@@ -136,6 +136,7 @@ export async function buildSecurity(opts: ApiServerOptions, stores: readonly Gen
     }),
     tokenReviewEndpoint({ tokenAuthenticator: tokens, apiAudiences: opts.apiAudiences }),
     selfSubjectReviewEndpoint(),
+    selfSubjectReviewEndpoint(selfsubjectreviewsV1beta1),
     subjectAccessReviewEndpoint('SubjectAccessReview', authorizer),
     subjectAccessReviewEndpoint('LocalSubjectAccessReview', authorizer),
     subjectAccessReviewEndpoint('SelfSubjectAccessReview', authorizer),

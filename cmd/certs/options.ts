@@ -1,5 +1,7 @@
 // svc-certs's flags, named as kubeadm's `init phase certs` / `init phase kubeconfig` flags.
+import { naming } from '../../lib/api/product';
 import { FlagError, FlagSpec, FlagValues } from '../flagSet';
+import { apiNamingFlagHelp } from '../namingEntry';
 
 export const certsFlags: readonly FlagSpec[] = [
   { name: 'cert-dir', type: 'string', default: 'data/pki', help: 'The path where to save and store the certificates.' },
@@ -16,6 +18,7 @@ export const certsFlags: readonly FlagSpec[] = [
     help: 'Specify a stable IP address or DNS name for the control plane (host:port); the kubeconfigs written point at it.',
   },
   { name: 'kubeconfig-dir', type: 'string', default: '', help: 'The path where to save the kubeconfig files (default: --cert-dir).' },
+  { name: 'api-naming', type: 'string', default: 'svc', help: `${apiNamingFlagHelp} Give the apiservers' value.` },
 ];
 
 export interface CertsOptions {
@@ -27,6 +30,8 @@ export interface CertsOptions {
 }
 
 export function toCertsOptions(v: FlagValues): CertsOptions {
+  // The entry selected the profile from argv before lib/api loaded; a mismatch is a wiring bug.
+  if (String(v['api-naming']) !== naming.name) throw new FlagError(`invalid --api-naming ${JSON.stringify(v['api-naming'])}: this process writes the "${naming.name}" naming`);
   const certDir = String(v['cert-dir']);
   if (!certDir) throw new FlagError('--cert-dir must not be empty');
   const endpoint = String(v['control-plane-endpoint']);

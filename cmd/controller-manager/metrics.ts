@@ -1,11 +1,11 @@
 // The controller manager's /metrics: process metrics, upstream's leader_election_master_status
 // and workqueue_* series, and counters of the CSR signer (named with the product prefix).
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { productDomain } from '../../lib/api';
+import { metricPrefix } from '../../lib/api';
 import type { WorkQueueMetricsSink } from '../../lib/controllers/controller';
 
 /** The product word as a metric prefix ("svc"), derived like the protobuf media type is. */
-const prefix = productDomain.split('.')[0];
+const prefix = metricPrefix;
 
 export interface CsrSigningMetricsSink {
   onIssued(signerName: string, seconds: number): void;

@@ -1,7 +1,7 @@
 // svc-controller-manager's flags, named as kube-controller-manager's (cmd/kube-controller-manager/app/options,
 // k8s.io/controller-manager/options, component-base's leader-election flags), with `kubelet` →
 // `svclet` and `kube-apiserver` → `svc-apiserver` in the per-signer signing flags.
-import { processNames, signerNames } from '../../lib/api';
+import { controllerManagerComponent, namespaceNames, processNames, signerNames } from '../../lib/api';
 import { csrCleanerDefaults, type CsrCleanerIntervals } from '../../lib/controllers/csr';
 import { resolveSignerCAFiles } from '../../lib/signing/signer';
 import type { SignerCAFlags } from '../../lib/signing/signer';
@@ -83,8 +83,8 @@ export const controllerManagerFlags: readonly FlagSpec[] = [
   { name: 'leader-elect-renew-deadline', type: 'duration', default: 10_000, help: 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.' },
   { name: 'leader-elect-retry-period', type: 'duration', default: 2_000, help: 'The duration the clients should wait between attempting acquisition and renewal of a leadership.' },
   { name: 'leader-elect-resource-lock', type: 'string', default: 'leases', help: "The type of resource object that is used for locking during leader election. Supported options are 'leases'." },
-  { name: 'leader-elect-resource-name', type: 'string', default: processNames.controllerManager, help: 'The name of resource object that is used for locking during leader election.' },
-  { name: 'leader-elect-resource-namespace', type: 'string', default: 'svc-system', help: 'The namespace of resource object that is used for locking during leader election.' },
+  { name: 'leader-elect-resource-name', type: 'string', default: controllerManagerComponent, help: 'The name of resource object that is used for locking during leader election.' },
+  { name: 'leader-elect-resource-namespace', type: 'string', default: namespaceNames.system, help: 'The namespace of resource object that is used for locking during leader election.' },
   {
     name: 'cluster-signing-cert-file',
     type: 'string',

@@ -37,6 +37,14 @@ const healthRe = /^\/(livez|readyz|healthz)(?:\/(.*))?$/;
 function writeRaw(req: IncomingMessage, res: ServerResponse, r: RawResponse): void {
   const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
   const { 'Content-Type': ct, ...rest } = r.headers;
+  if (r.status === 304) {
+    // No Content-Type or Content-Length: HTTP caches (kubectl's) merge a 304's headers into the
+    // stored response, and a plain application/json would turn cached aggregated discovery into
+    // a document client-go reads as the legacy format (upstream's 304s carry neither).
+    res.writeHead(304, rest);
+    res.end();
+    return;
+  }
   writeBody(req, res, r.status, body, ct ?? 'application/json', { compression: false }, rest);
 }
 

@@ -1,6 +1,6 @@
 // Keys of the audit annotations other filters set (upstream: authorization.k8s.io/decision,
 // authorization.k8s.io/reason, k8s.io/deprecated, k8s.io/removed-release), in this product's words.
-import { annotations, groups, productDomain } from '../api/product';
+import { annotations, groups } from '../api/product';
 
 export const auditAnnotationKeys = {
   /** "allow" or "forbid", set by the authorization filter. */
@@ -10,9 +10,9 @@ export const auditAnnotationKeys = {
   /** "true" on requests to a deprecated API version. */
   deprecated: annotations.deprecated,
   /** "<major>.<minor>" of the release that removes a deprecated API version. */
-  removedRelease: `${productDomain}/removed-release`,
+  removedRelease: annotations.removedRelease,
   /** Set ("") on a DELETE that asked for ignoreStoreReadErrorWithClusterBreakingPotential (upstream apiserver.k8s.io/unsafe-delete-ignore-read-error). */
-  unsafeDeleteIgnoreReadError: `apiserver.${productDomain}/unsafe-delete-ignore-read-error`,
+  unsafeDeleteIgnoreReadError: annotations.unsafeDeleteIgnoreReadError,
 } as const;
 
 export const authorizationDecisions = { allow: 'allow', forbid: 'forbid' } as const;

@@ -3,7 +3,7 @@
 // parameter: evaluate, then apply the binding's validationActions. The first Deny refuses the
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
 import type { ApiObject, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
-import { groups, productDomain } from '../../api';
+import { annotations, groups } from '../../api';
 import { AuthorizerValue, CelActivation, CostBudget, objectField } from '../../cel';
 import { celAuthorizer } from './authorizer';
 import { errors } from '../../machinery/errors';
@@ -24,7 +24,7 @@ function errorTypeOf(error: string | undefined): PolicyCheck['errorType'] {
 }
 
 /** Upstream's validation.policy.admission.k8s.io/validation_failure, product word substituted. */
-export const validationFailureAnnotation = `validation.policy.admission.${productDomain}/validation_failure`;
+export const validationFailureAnnotation = annotations.policyValidationFailure;
 
 /** Requests on the policy kinds themselves are never subject to policies (no lock-out). */
 const exempt = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings']);

@@ -39,3 +39,13 @@ export const selfsubjectreviews: ResourceInfo = {
   schema: SelfSubjectReviewSchema,
   subresources: [],
 };
+
+/**
+ * The same kind and schema as v1beta1 (beta since 1.27: off unless --runtime-config enables it,
+ * deprecated 1.30, removed 1.33 by default). kubectl 1.27's `auth whoami` asks only for it.
+ */
+export const selfsubjectreviewsV1beta1: ResourceInfo = {
+  ...selfsubjectreviews,
+  version: 'v1beta1',
+  lifecycle: { introduced: { major: 1, minor: 27 }, replacement: { group: groups.authentication, version: 'v1', kind: 'SelfSubjectReview' } },
+};

@@ -1,6 +1,6 @@
 // The building blocks of RBAC objects: rules, subjects, role references, aggregation.
 import { LabelSelectorSchema } from '../meta';
-import { openapiDefinitionPrefix as P } from '../product';
+import { groups, openapiDefinitionPrefix as P } from '../product';
 import { defineObject, ObjectOf, s } from '../schema';
 
 export const rbacDefinitionName = (n: string): string => `${P.api}.rbac.v1.${n}`;
@@ -23,7 +23,7 @@ export const SubjectSchema = defineObject({
   description: 'Subject contains a reference to the object or user identities a role binding applies to.  This can either hold a direct API object reference, or a value for non-objects such as user and group names.',
   fields: {
     kind: s.string({ protobuf: 1, required: true, alwaysEmit: true, description: 'Kind of object being referenced. Values defined by this API group are "User", "Group", and "ServiceAccount".' }),
-    apiGroup: s.string({ protobuf: 2, description: 'APIGroup holds the API group of the referenced subject. Defaults to "" for ServiceAccount subjects. Defaults to "rbac.authorization.svc.io" for User and Group subjects.' }),
+    apiGroup: s.string({ protobuf: 2, description: `APIGroup holds the API group of the referenced subject. Defaults to "" for ServiceAccount subjects. Defaults to "${groups.rbac}" for User and Group subjects.` }),
     name: s.string({ protobuf: 3, required: true, alwaysEmit: true, description: 'Name of the object being referenced.' }),
     namespace: s.string({ protobuf: 4, description: 'Namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty the Authorizer should report an error.' }),
   },

@@ -1,7 +1,7 @@
 // The default ClusterRoles and ClusterRoleBindings the server ensures at start (upstream
 // plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go and controller_policy.go), limited
 // to what this server serves and spelled with the product's names.
-import { controllerManagerUserName, groups, rbacPolicyKeys, signerNames } from '../../api/product';
+import { apiserverComponent, controllerManagerUserName, groups, nodeAgentName, rbacPolicyKeys, signerNames } from '../../api/product';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Subject } from '../../api/rbac';
 import { deepCopy } from '../../machinery/deepCopy';
 import { groupNames } from '../user';
@@ -35,9 +35,9 @@ export const bootstrapRoleNames = {
   nodeClient: `system:${groups.certificates}:certificatesigningrequests:nodeclient`,
   selfNodeClient: `system:${groups.certificates}:certificatesigningrequests:selfnodeclient`,
   legacyUnknownApprover: `system:${groups.certificates}:legacy-unknown-approver`,
-  svcletServingApprover: `system:${groups.certificates}:svclet-serving-approver`,
-  apiserverClientApprover: `system:${groups.certificates}:svc-apiserver-client-approver`,
-  apiserverClientSvcletApprover: `system:${groups.certificates}:svc-apiserver-client-svclet-approver`,
+  svcletServingApprover: `system:${groups.certificates}:${nodeAgentName}-serving-approver`,
+  apiserverClientApprover: `system:${groups.certificates}:${apiserverComponent}-client-approver`,
+  apiserverClientSvcletApprover: `system:${groups.certificates}:${apiserverComponent}-client-${nodeAgentName}-approver`,
 } as const;
 
 function rule(verbs: string[], apiGroups: string[], resources: string[], resourceNames?: string[]): PolicyRule {

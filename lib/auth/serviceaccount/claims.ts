@@ -1,12 +1,12 @@
 // The claims of a ServiceAccount token (upstream pkg/serviceaccount/claims.go): what a TokenRequest
 // issues, and the checks a presented token's claims must pass before its ServiceAccount is looked up.
 import { randomUUID } from 'node:crypto';
-import { productDomain } from '../../api';
+import { serviceAccountClaim } from '../../api';
 import { serviceAccountUsername } from './identity';
 import { signJws, type SigningKey } from './jwt';
 
 /** The private claim carrying namespace, ServiceAccount and bound objects (upstream "kubernetes.io"). */
-export const privateClaimName = productDomain;
+export const privateClaimName = serviceAccountClaim;
 
 /** Clock skew tolerated on nbf, exp and iat, and on deletion timestamps (go-jose's jwt.DefaultLeeway). */
 export const claimsLeewaySeconds = 60;
