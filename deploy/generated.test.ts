@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { generatedFiles } from './generated';
 import { probeScript } from './render/probe';
-import { etcdServers, topology } from './topology';
+import { etcdServers, pkiFiles, topology } from './topology';
 
 const root = join(__dirname, '..');
 const read = (file: string): string => readFileSync(join(root, file), 'utf8');
@@ -31,11 +31,44 @@ describe('deploy files generated from deploy/topology.json', () => {
     for (const m of topology.apiserver.members) {
       const s = services[m];
       expect(s.command).toContain(`--etcd-servers=${etcdServers(topology)}`);
+      expect(etcdServers(topology).split(',').every((u) => u.startsWith('https://'))).toBe(true);
+      const f = pkiFiles(topology);
+      expect(s.command).toEqual(expect.arrayContaining([`--etcd-cafile=${f.etcdCaCert}`, `--etcd-certfile=${f.apiserverEtcdClientCert}`, `--etcd-keyfile=${f.apiserverEtcdClientKey}`]));
       expect(s.depends_on).toEqual({
         [topology.pkiInit.name]: { condition: 'service_completed_successfully' },
         ...Object.fromEntries(topology.etcd.members.map((e) => [e, { condition: 'service_healthy' }])),
       });
       expect(s.volumes).toEqual([`pki:${topology.pkiDir}:ro`]);
+    }
+  });
+
+  test("every etcd member serves clients and peers over TLS with client certificates from its own pairs in the PKI, metrics on plain HTTP", () => {
+    const services = compose();
+    const f = pkiFiles(topology);
+    expect(services[topology.pkiInit.name].command).toContain(`--etcd-members=${topology.etcd.members.join(',')}`);
+    for (const m of topology.etcd.members) {
+      const s = services[m];
+      expect(s.command).toEqual(
+        expect.arrayContaining([
+          `--listen-client-urls=https://0.0.0.0:${topology.etcd.clientPort}`,
+          `--advertise-client-urls=https://${m}:${topology.etcd.clientPort}`,
+          `--listen-peer-urls=https://0.0.0.0:${topology.etcd.peerPort}`,
+          `--initial-advertise-peer-urls=https://${m}:${topology.etcd.peerPort}`,
+          `--listen-metrics-urls=http://0.0.0.0:${topology.etcd.metricsPort}`,
+          `--initial-cluster=${topology.etcd.members.map((e) => `${e}=https://${e}:${topology.etcd.peerPort}`).join(',')}`,
+          `--cert-file=${f.etcdServerCert(m)}`,
+          `--key-file=${f.etcdServerKey(m)}`,
+          `--trusted-ca-file=${f.etcdCaCert}`,
+          '--client-cert-auth=true',
+          `--peer-cert-file=${f.etcdPeerCert(m)}`,
+          `--peer-key-file=${f.etcdPeerKey(m)}`,
+          `--peer-trusted-ca-file=${f.etcdCaCert}`,
+          '--peer-client-cert-auth=true',
+        ]),
+      );
+      expect(s.volumes).toContain(`pki:${topology.pkiDir}:ro`);
+      expect(s.depends_on).toEqual({ [topology.pkiInit.name]: { condition: 'service_completed_successfully' } });
+      expect(s.healthcheck?.test).toEqual(expect.arrayContaining([`--cacert=${f.etcdCaCert}`, `--cert=${f.etcdHealthcheckClientCert}`, `--key=${f.etcdHealthcheckClientKey}`]));
     }
   });
 

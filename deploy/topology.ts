@@ -17,9 +17,13 @@ export interface Topology {
 
 export const topology: Topology = raw;
 
-/** Files svc-certs writes into the shared PKI volume (cmd/certs, lib/signing certDirFileNames). */
+/**
+ * Files svc-certs writes into the shared PKI volume (cmd/certs: lib/signing certDirFileNames,
+ * etcdPkiFileNames and etcdMemberFile — kubeadm's etcd layout, one directory per member).
+ */
 export function pkiFiles(t: Topology, dir: string = t.pkiDir) {
   const f = (name: string): string => path.posix.join(dir, name);
+  const member = (kind: 'server' | 'peer', ext: 'crt' | 'key') => (m: string): string => f(`etcd/${m}/${kind}.${ext}`);
   return {
     caCert: f('ca.crt'),
     caKey: f('ca.key'),
@@ -31,6 +35,15 @@ export function pkiFiles(t: Topology, dir: string = t.pkiDir) {
     monitoringKey: f('monitoring.key'),
     controllerManagerKubeconfig: f('controller-manager.kubeconfig'),
     adminKubeconfig: f('admin.kubeconfig'),
+    etcdCaCert: f('etcd/ca.crt'),
+    etcdServerCert: member('server', 'crt'),
+    etcdServerKey: member('server', 'key'),
+    etcdPeerCert: member('peer', 'crt'),
+    etcdPeerKey: member('peer', 'key'),
+    etcdHealthcheckClientCert: f('etcd/healthcheck-client.crt'),
+    etcdHealthcheckClientKey: f('etcd/healthcheck-client.key'),
+    apiserverEtcdClientCert: f('apiserver-etcd-client.crt'),
+    apiserverEtcdClientKey: f('apiserver-etcd-client.key'),
   };
 }
 
@@ -43,7 +56,10 @@ export type PkiFiles = ReturnType<typeof pkiFiles>;
 export type HostOf = (member: string) => string;
 export const byName: HostOf = (member) => member;
 
-export const etcdClientUrl = (t: Topology, member: string, host: HostOf = byName): string => `http://${host(member)}:${t.etcd.clientPort}`;
-export const etcdPeerUrl = (t: Topology, member: string, host: HostOf = byName): string => `http://${host(member)}:${t.etcd.peerPort}`;
+// Client and peer traffic is TLS with client certificates (kubeadm's etcd); only the metrics
+// listener (--listen-metrics-urls: /metrics and /health) is plain HTTP.
+export const etcdClientUrl = (t: Topology, member: string, host: HostOf = byName): string => `https://${host(member)}:${t.etcd.clientPort}`;
+export const etcdPeerUrl = (t: Topology, member: string, host: HostOf = byName): string => `https://${host(member)}:${t.etcd.peerPort}`;
+export const etcdMetricsUrl = (t: Topology, member: string, host: HostOf = byName): string => `http://${host(member)}:${t.etcd.metricsPort}`;
 export const etcdServers = (t: Topology, host: HostOf = byName): string => t.etcd.members.map((m) => etcdClientUrl(t, m, host)).join(',');
 export const controlPlaneEndpoint = (t: Topology, host: HostOf = byName): string => `${host(t.loadBalancer.name)}:${t.loadBalancer.port}`;

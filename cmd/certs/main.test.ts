@@ -16,6 +16,7 @@ describe('svc-certs', () => {
     const opts = options([`--cert-dir=${dir}`, '--apiserver-cert-extra-sans=apiserver-lb,apiserver-1,10.0.0.7', '--control-plane-endpoint=apiserver-lb:6443']);
     const first = await writeClusterPki(opts);
     expect(first.generated.sort()).toEqual(['admin', 'apiserver', 'ca', 'controller-manager', 'monitoring', 'sa']);
+    await expect(fs.access(path.join(dir, 'etcd'))).rejects.toThrow();
 
     const serving = await facts(path.join(dir, 'apiserver.crt'));
     expect(serving.dnsNames).toEqual(expect.arrayContaining(['localhost', 'apiserver-lb', 'apiserver-1']));
@@ -44,11 +45,38 @@ describe('svc-certs', () => {
     ['no port', ['--control-plane-endpoint=apiserver-lb'], /--control-plane-endpoint: invalid value "apiserver-lb" \(want host:port\)/],
     ['a URL', ['--control-plane-endpoint=https://lb:6443'], /invalid value/],
     ['empty cert dir', ['--cert-dir='], /--cert-dir must not be empty/],
+    ['an etcd member name with a slash', ['--etcd-members=../etcd-1'], /--etcd-members: invalid member name "..\/etcd-1"/],
+    ['an etcd member listed twice', ['--etcd-members=etcd-1,etcd-1=10.0.0.1'], /--etcd-members: etcd-1 is listed twice/],
+    ['an etcd member address that is neither a name nor an IP', ['--etcd-members=etcd-1=10.0.0.1:2379'], /invalid address "10.0.0.1:2379" for etcd-1/],
+    ['a bad etcd SAN', ['--etcd-server-cert-extra-sans=a b'], /--etcd-server-cert-extra-sans: invalid value "a b"/],
   ])('rejects %s', (_name, argv, message) => {
     expect(() => options(argv)).toThrow(message);
   });
 
   test('kubeconfigs default to the cert dir; IPv6 endpoints are accepted', () => {
-    expect(options(['--cert-dir=/p', '--control-plane-endpoint=[::1]:6443'])).toEqual({ certDir: '/p', extraSANs: [], controlPlaneEndpoint: '[::1]:6443', kubeconfigDir: '/p' });
+    expect(options(['--cert-dir=/p', '--control-plane-endpoint=[::1]:6443'])).toEqual({
+      certDir: '/p',
+      extraSANs: [],
+      controlPlaneEndpoint: '[::1]:6443',
+      kubeconfigDir: '/p',
+      etcdMembers: [],
+      etcdServerCertExtraSANs: [],
+      etcdPeerCertExtraSANs: [],
+    });
+  });
+
+  test('--etcd-members takes names, or name=address (DNS name or IP)', () => {
+    expect(options(['--etcd-members=etcd-1,etcd-2=10.0.0.2,etcd-3=etcd-3.example', '--etcd-peer-cert-extra-sans=10.9.9.9']).etcdMembers).toEqual([
+      { name: 'etcd-1', addresses: [] },
+      { name: 'etcd-2', addresses: ['10.0.0.2'] },
+      { name: 'etcd-3', addresses: ['etcd-3.example'] },
+    ]);
+  });
+
+  test('without --etcd-members no etcd PKI is written (external etcd, as kubeadm)', async () => {
+    const dir = await tmp();
+    const r = await writeClusterPki(options([`--cert-dir=${dir}`]));
+    expect(r.generated.filter((g) => g.includes('etcd'))).toEqual([]);
+    await expect(fs.access(path.join(dir, 'etcd'))).rejects.toThrow();
   });
 });

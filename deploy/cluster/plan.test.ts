@@ -41,15 +41,24 @@ describe('the local twin of the compose topology', () => {
     expect(cmd).toContain(`--etcd-servers=${etcdServers(topology, addr)}`);
     expect(cmd).toContain(`--bind-address=${addr('apiserver-2')}`);
     expect(cmd).toContain('--tls-cert-file=/data/cluster/pki/apiserver.crt');
+    expect(cmd).toEqual(expect.arrayContaining(['--etcd-cafile=/data/cluster/pki/etcd/ca.crt', '--etcd-certfile=/data/cluster/pki/apiserver-etcd-client.crt', '--etcd-keyfile=/data/cluster/pki/apiserver-etcd-client.key']));
     expect(cmd.slice(4, 6)).toEqual(['/bin/node', '/repo/bin/svc-apiserver']);
     for (const f of topology.apiserver.flags) expect(cmd).toContain(f);
   });
 
   test('etcd members form one cluster of the three addresses', () => {
     const cmd = processOf(plan, 'etcd-3').argv;
-    expect(cmd).toContain(`--initial-cluster=${topology.etcd.members.map((m) => `${m}=http://${addr(m)}:${topology.etcd.peerPort}`).join(',')}`);
-    expect(cmd).toContain(`--listen-client-urls=http://${addr('etcd-3')}:${topology.etcd.clientPort}`);
+    expect(cmd).toContain(`--initial-cluster=${topology.etcd.members.map((m) => `${m}=https://${addr(m)}:${topology.etcd.peerPort}`).join(',')}`);
+    expect(cmd).toContain(`--listen-client-urls=https://${addr('etcd-3')}:${topology.etcd.clientPort}`);
+    expect(cmd).toContain(`--listen-metrics-urls=http://${addr('etcd-3')}:${topology.etcd.metricsPort}`);
     expect(cmd).toContain('--data-dir=/data/cluster/etcd/etcd-3');
+    expect(cmd).toEqual(expect.arrayContaining(['--cert-file=/data/cluster/pki/etcd/etcd-3/server.crt', '--peer-cert-file=/data/cluster/pki/etcd/etcd-3/peer.crt', '--trusted-ca-file=/data/cluster/pki/etcd/ca.crt', '--client-cert-auth=true', '--peer-client-cert-auth=true']));
+    // Started once its metrics listener (plain HTTP) says healthy.
+    expect(processOf(plan, 'etcd-3').ready).toBe(`http://${addr('etcd-3')}:${topology.etcd.metricsPort}/health`);
+  });
+
+  test("the etcd members' certificates name their addresses (svc-certs --etcd-members name=address)", () => {
+    expect(plan.certs).toContain(`--etcd-members=${topology.etcd.members.map((m) => `${m}=${addr(m)}`).join(',')}`);
   });
 
   test('the serving certificate names the load balancer and every replica by address; kubeconfigs point at the load balancer', () => {

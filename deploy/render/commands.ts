@@ -2,7 +2,7 @@
 // (members reached by service name, listening on every address, the PKI volume) and the local
 // twin `make cluster` (members reached by their own address, files under data/cluster). Only a
 // Placement differs between the two, so their flags cannot drift apart.
-import { byName, controlPlaneEndpoint, etcdClientUrl, etcdPeerUrl, etcdServers, pkiFiles, type HostOf, type PkiFiles, type Topology } from '../topology';
+import { byName, controlPlaneEndpoint, etcdClientUrl, etcdMetricsUrl, etcdPeerUrl, etcdServers, pkiFiles, type HostOf, type PkiFiles, type Topology } from '../topology';
 
 export type Program = 'etcd' | 'svc-apiserver' | 'svc-controller-manager' | 'svc-certs';
 
@@ -30,34 +30,57 @@ export function composePlacement(t: Topology): Placement {
   };
 }
 
+/**
+ * kubeadm's etcd: client and peer URLs on TLS with client certificates required on both, the
+ * member's own serving and peer pair from etcd/<member>/, and a plain-HTTP metrics listener
+ * (/metrics and /health only) for Prometheus and the health checks.
+ */
 export function etcdCommand(t: Topology, member: string, p: Placement): string[] {
   const initialCluster = t.etcd.members.map((m) => `${m}=${etcdPeerUrl(t, m, p.host)}`).join(',');
-  const listen = p.listen(member);
+  const f = p.pki;
   return [
     ...p.program('etcd'),
     `--name=${member}`,
     `--data-dir=${p.etcdDataDir(member)}`,
-    `--listen-client-urls=http://${listen}:${t.etcd.clientPort}`,
+    `--listen-client-urls=${etcdClientUrl(t, member, p.listen)}`,
     `--advertise-client-urls=${etcdClientUrl(t, member, p.host)}`,
-    `--listen-peer-urls=http://${listen}:${t.etcd.peerPort}`,
+    `--listen-peer-urls=${etcdPeerUrl(t, member, p.listen)}`,
     `--initial-advertise-peer-urls=${etcdPeerUrl(t, member, p.host)}`,
-    `--listen-metrics-urls=http://${listen}:${t.etcd.metricsPort}`,
+    `--listen-metrics-urls=${etcdMetricsUrl(t, member, p.listen)}`,
     `--initial-cluster=${initialCluster}`,
     '--initial-cluster-state=new',
     `--initial-cluster-token=${t.etcd.clusterToken}`,
+    `--cert-file=${f.etcdServerCert(member)}`,
+    `--key-file=${f.etcdServerKey(member)}`,
+    `--trusted-ca-file=${f.etcdCaCert}`,
+    '--client-cert-auth=true',
+    `--peer-cert-file=${f.etcdPeerCert(member)}`,
+    `--peer-key-file=${f.etcdPeerKey(member)}`,
+    `--peer-trusted-ca-file=${f.etcdCaCert}`,
+    '--peer-client-cert-auth=true',
     ...t.etcd.flags,
   ];
 }
 
-/** svc-certs, once: one serving certificate valid for the load balancer and every replica. */
+/**
+ * svc-certs, once: one serving certificate valid for the load balancer and every replica, and the
+ * etcd PKI with each member's pairs valid for the name or address the others dial.
+ */
 export function certsCommand(t: Topology, p: Placement, certDir: string): string[] {
   const sans = [t.loadBalancer.name, ...t.apiserver.members].map(p.host);
+  const etcdMembers = t.etcd.members.map((m) => (p.host(m) === m ? m : `${m}=${p.host(m)}`));
   return [
     ...p.program('svc-certs'),
     `--cert-dir=${certDir}`,
     `--apiserver-cert-extra-sans=${[...sans, 'localhost'].join(',')}`,
     `--control-plane-endpoint=${controlPlaneEndpoint(t, p.host)}`,
+    `--etcd-members=${etcdMembers.join(',')}`,
   ];
+}
+
+/** etcdctl's connection flags as an etcd client (health checks, snapshots): the healthcheck-client pair. */
+export function etcdctlTlsFlags(f: PkiFiles): string[] {
+  return [`--cacert=${f.etcdCaCert}`, `--cert=${f.etcdHealthcheckClientCert}`, `--key=${f.etcdHealthcheckClientKey}`];
 }
 
 export function apiserverCommand(t: Topology, member: string, p: Placement): string[] {
@@ -65,6 +88,9 @@ export function apiserverCommand(t: Topology, member: string, p: Placement): str
   return [
     ...p.program('svc-apiserver'),
     `--etcd-servers=${etcdServers(t, p.host)}`,
+    `--etcd-cafile=${f.etcdCaCert}`,
+    `--etcd-certfile=${f.apiserverEtcdClientCert}`,
+    `--etcd-keyfile=${f.apiserverEtcdClientKey}`,
     `--bind-address=${p.listen(member)}`,
     `--secure-port=${t.apiserver.securePort}`,
     // Everything from the shared read-only PKI: nothing is generated per replica, so all

@@ -3,7 +3,7 @@
 // Start order waits for health (depends_on conditions, compose spec as docker-compose ≥ 1.29 reads it).
 import { dump } from 'js-yaml';
 import type { Topology } from '../topology';
-import { apiserverCommand, certsCommand, composePlacement, controllerManagerCommand, etcdCommand, prometheusArgs } from './commands';
+import { apiserverCommand, certsCommand, composePlacement, controllerManagerCommand, etcdCommand, etcdctlTlsFlags, prometheusArgs } from './commands';
 import { probeCommand } from './probe';
 import { composeRulesFile } from './prometheus';
 
@@ -20,9 +20,16 @@ function etcdServices(t: Topology): Record<string, Service> {
       image: t.etcd.image,
       hostname: m,
       command: etcdCommand(t, m, composePlacement(t)),
-      volumes: [`${m}-data:/var/lib/etcd`],
-      // The image is distroless: the probe is etcdctl itself, healthy once the member sees a quorum.
-      healthcheck: { test: ['CMD', '/usr/local/bin/etcdctl', `--endpoints=http://127.0.0.1:${t.etcd.clientPort}`, 'endpoint', 'health'], ...timing },
+      // Its serving and peer pairs and the etcd CA come from the PKI volume (etcd/<member>/).
+      volumes: [`${m}-data:/var/lib/etcd`, `pki:${t.pkiDir}:ro`],
+      depends_on: { [t.pkiInit.name]: pkiWritten },
+      // The image is distroless (no HTTP client for the plain metrics listener's /health): the
+      // probe is etcdctl over TLS with the healthcheck-client pair, as kubeadm's probe was before
+      // it moved to the metrics port; healthy once the member sees a quorum.
+      healthcheck: {
+        test: ['CMD', '/usr/local/bin/etcdctl', `--endpoints=https://127.0.0.1:${t.etcd.clientPort}`, ...etcdctlTlsFlags(composePlacement(t).pki), 'endpoint', 'health'],
+        ...timing,
+      },
       restart: 'unless-stopped',
     };
   }
@@ -108,8 +115,8 @@ function prometheusService(t: Topology): Service {
 export function renderCompose(t: Topology): string {
   const doc = {
     services: {
-      ...etcdServices(t),
       [t.pkiInit.name]: pkiInitService(t),
+      ...etcdServices(t),
       ...apiserverServices(t),
       [t.loadBalancer.name]: loadBalancerService(t),
       ...controllerManagerServices(t),

@@ -70,12 +70,14 @@ export function certDirPaths(certDir: string): CertDirPaths {
   return out;
 }
 
-interface CA {
+/** A loaded CA: what issuing leaves needs. */
+export interface CA {
   cert: ParsedCertificate;
   keyPem: string;
 }
 
-interface LeafSpec {
+/** One leaf certificate a PKI keeps: where it lives and what it must say. */
+export interface LeafSpec {
   name: string;
   certFile: string;
   keyFile: string;
@@ -83,7 +85,16 @@ interface LeafSpec {
   dnsNames: string[];
   ipAddresses: string[];
   usages: string[];
-  eku: string;
+  /** Every extended key usage OID the leaf must carry. */
+  ekus: string[];
+}
+
+/** keyEncipherment only means something for RSA keys (RSA key transport); ECDSA/Ed25519 sign. */
+export const keyEnciphermentFor = (alg: KeyAlgorithm): string[] => (alg.startsWith('rsa') ? ['key encipherment'] : []);
+
+/** Serving SANs split into DNS names and IP addresses. */
+export function splitSANs(sans: readonly string[]): { dnsNames: string[]; ipAddresses: string[] } {
+  return { dnsNames: sans.filter((s) => !isIP(s)), ipAddresses: sans.filter((s) => isIP(s) !== 0) };
 }
 
 export async function ensureCertDir(certDir: string, opts: EnsureCertDirOptions = {}): Promise<EnsureCertDirResult> {
@@ -93,24 +104,20 @@ export async function ensureCertDir(certDir: string, opts: EnsureCertDirOptions 
     const now = opts.now?.() ?? new Date();
     const alg = opts.keyAlgorithm ?? 'ecdsa-p256';
     const generated: string[] = [];
-    let ca = await loadCA(paths, now);
-    if (!ca) {
-      ca = await createCA(paths, now, alg);
-      generated.push('ca');
-    }
+    const { ca, created } = await ensureCA(paths.caCertFile, paths.caKeyFile, caCommonName, now, alg);
+    if (created) generated.push('ca');
     const extra = opts.extraSANs ?? [];
-    // keyEncipherment only means something for RSA keys (RSA key transport); ECDSA/Ed25519 sign.
-    const keyEnc = alg.startsWith('rsa') ? ['key encipherment'] : [];
+    const keyEnc = keyEnciphermentFor(alg);
     const leaves: LeafSpec[] = [
       {
         name: 'apiserver',
         certFile: paths.tlsCertFile,
         keyFile: paths.tlsKeyFile,
         subject: { commonName: processNames.apiserver },
-        dnsNames: ['localhost', ...extra.filter((s) => !isIP(s))],
-        ipAddresses: ['127.0.0.1', '::1', ...extra.filter((s) => isIP(s))],
+        dnsNames: ['localhost', ...splitSANs(extra).dnsNames],
+        ipAddresses: ['127.0.0.1', '::1', ...splitSANs(extra).ipAddresses],
         usages: ['digital signature', ...keyEnc, 'server auth'],
-        eku: ekuOid.serverAuth,
+        ekus: [ekuOid.serverAuth],
       },
       {
         name: 'admin',
@@ -120,7 +127,7 @@ export async function ensureCertDir(certDir: string, opts: EnsureCertDirOptions 
         dnsNames: [],
         ipAddresses: [],
         usages: ['digital signature', ...keyEnc, 'client auth'],
-        eku: ekuOid.clientAuth,
+        ekus: [ekuOid.clientAuth],
       },
       {
         name: 'controller-manager',
@@ -130,43 +137,58 @@ export async function ensureCertDir(certDir: string, opts: EnsureCertDirOptions 
         dnsNames: [],
         ipAddresses: [],
         usages: ['digital signature', ...keyEnc, 'client auth'],
-        eku: ekuOid.clientAuth,
+        ekus: [ekuOid.clientAuth],
       },
     ];
-    for (const leaf of leaves) {
-      if (generated.includes('ca') || (await leafProblem(leaf, ca, now)) !== null) {
-        await issueLeaf(leaf, ca, now, alg);
-        generated.push(leaf.name);
-      }
-    }
+    generated.push(...(await ensureLeaves(leaves, ca, created, now, alg)));
     return { ...paths, generated };
   });
 }
 
+/** The CA in certFile/keyFile, created (self-signed, commonName) when neither file exists. */
+export async function ensureCA(certFile: string, keyFile: string, commonName: string, now: Date, alg: KeyAlgorithm): Promise<{ ca: CA; created: boolean }> {
+  const ca = await loadCA(certFile, keyFile, now);
+  return ca ? { ca, created: false } : { ca: await createCA(certFile, keyFile, commonName, now, alg), created: true };
+}
+
+/** Issues every leaf that is missing or no longer fits (all of them after a new CA); their names. */
+export async function ensureLeaves(leaves: readonly LeafSpec[], ca: CA, caCreated: boolean, now: Date, alg: KeyAlgorithm): Promise<string[]> {
+  const issued: string[] = [];
+  for (const leaf of leaves) {
+    if (caCreated || (await leafProblem(leaf, ca, now)) !== null) {
+      await fs.mkdir(path.dirname(leaf.certFile), { recursive: true, mode: 0o700 });
+      await issueLeaf(leaf, ca, now, alg);
+      issued.push(leaf.name);
+    }
+  }
+  return issued;
+}
+
 /** The existing CA, or null when neither file exists. Anything half-there or broken is an error. */
-async function loadCA(paths: CertDirPaths, now: Date): Promise<CA | null> {
-  const [hasCert, hasKey] = await Promise.all([fileExists(paths.caCertFile), fileExists(paths.caKeyFile)]);
+async function loadCA(certFile: string, keyFile: string, now: Date): Promise<CA | null> {
+  const [hasCert, hasKey] = await Promise.all([fileExists(certFile), fileExists(keyFile)]);
   if (!hasCert && !hasKey) return null;
   if (!hasCert || !hasKey) {
-    throw new Error(`cert dir holds only one of ${paths.caCertFile} and ${paths.caKeyFile}; restore the other or remove both to generate a new CA`);
+    throw new Error(`cert dir holds only one of ${certFile} and ${keyFile}; restore the other or remove both to generate a new CA`);
   }
-  const cert = parseCertificates(await fs.readFile(paths.caCertFile, 'utf8'), paths.caCertFile)[0];
-  const keyPem = await fs.readFile(paths.caKeyFile, 'utf8');
-  const key = parsePrivateKey(keyPem, paths.caKeyFile);
-  if (!cert.node.checkPrivateKey(key)) throw new Error(`${paths.caKeyFile} does not match ${paths.caCertFile}`);
-  if (!cert.node.ca) throw new Error(`${paths.caCertFile} is not a CA certificate`);
+  const cert = parseCertificates(await fs.readFile(certFile, 'utf8'), certFile)[0];
+  const keyPem = await fs.readFile(keyFile, 'utf8');
+  const key = parsePrivateKey(keyPem, keyFile);
+  if (!cert.node.checkPrivateKey(key)) throw new Error(`${keyFile} does not match ${certFile}`);
+  if (!cert.node.ca) throw new Error(`${certFile} is not a CA certificate`);
   if (cert.cert.notAfter.getTime() <= now.getTime()) {
-    throw new Error(`${paths.caCertFile} expired at ${cert.cert.notAfter.toISOString()}; remove the cert dir's CA files to generate a new one`);
+    throw new Error(`${certFile} expired at ${cert.cert.notAfter.toISOString()}; remove the cert dir's CA files to generate a new one`);
   }
   return { cert, keyPem };
 }
 
-async function createCA(paths: CertDirPaths, now: Date, alg: KeyAlgorithm): Promise<CA> {
+async function createCA(certFile: string, keyFile: string, commonName: string, now: Date, alg: KeyAlgorithm): Promise<CA> {
   const key = generatePrivateKey(alg);
   const keyPem = privateKeyToPem(key);
+  await fs.mkdir(path.dirname(certFile), { recursive: true, mode: 0o700 });
   const issued = await issueCertificate({
     caKey: key,
-    subject: { commonName: caCommonName },
+    subject: { commonName },
     usages: ['digital signature', ...(alg.startsWith('rsa') ? ['key encipherment'] : []), 'cert sign'],
     notBefore: new Date(now.getTime() - backdate),
     notAfter: new Date(now.getTime() + caLifetime),
@@ -174,8 +196,8 @@ async function createCA(paths: CertDirPaths, now: Date, alg: KeyAlgorithm): Prom
   });
   // Key first: a crash between the two writes leaves a key without a certificate, which
   // loadCA reports instead of silently pairing a new certificate with an unrelated key.
-  await writeFileAtomic(paths.caKeyFile, keyPem, keyMode);
-  await writeFileAtomic(paths.caCertFile, issued.pem, certMode);
+  await writeFileAtomic(keyFile, keyPem, keyMode);
+  await writeFileAtomic(certFile, issued.pem, certMode);
   return { cert: parseCertificates(issued.pem)[0], keyPem };
 }
 
@@ -196,7 +218,7 @@ async function leafProblem(leaf: LeafSpec, ca: CA, now: Date): Promise<string | 
   if (f.notAfter.getTime() - now.getTime() < lifetime / 10) return 'expiring';
   if (f.commonName !== (leaf.subject.commonName ?? '')) return 'subject changed';
   if (JSON.stringify(f.organizations) !== JSON.stringify(leaf.subject.organizations ?? [])) return 'subject changed';
-  if (!f.extKeyUsages.includes(leaf.eku)) return 'usage changed';
+  if (!leaf.ekus.every((e) => f.extKeyUsages.includes(e))) return 'usage changed';
   if (!leaf.dnsNames.every((d) => f.dnsNames.includes(d))) return 'SANs changed';
   if (!leaf.ipAddresses.every((ip) => f.ipAddresses.some((have) => sameIP(have, ip)))) return 'SANs changed';
   return null;

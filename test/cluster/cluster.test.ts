@@ -6,7 +6,8 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { which } from '../../deploy/cluster/options';
 import type { LocalCluster } from '../../deploy/cluster/runner';
-import { topology } from '../../deploy/topology';
+import { etcdctlTlsFlags } from '../../deploy/render/commands';
+import { etcdClientUrl, pkiFiles, topology } from '../../deploy/topology';
 import { freePort } from '../../lib/etcd/testing/etcdServer';
 import { configMapsPath, csrCount, runFaults, watcherCount, writes, certificatesOf, type FaultRun } from './faults';
 import { exportedNames } from '../../deploy/monitoring/metricNames';
@@ -187,34 +188,52 @@ describe('faults across hosts', () => {
   });
 });
 
-test('an etcd snapshot (etcdctl snapshot save) restores (etcdutl snapshot restore) into a member that serves the same keys', async () => {
+test('an etcd snapshot (etcdctl snapshot save, over TLS with a client certificate) restores (etcdutl snapshot restore) into a TLS member that serves the same keys', async () => {
   // etcdctl and etcdutl come with etcd (Debian's etcd-client, unpacked beside etcd by scripts/install-etcd.sh).
   const etcdBinary = realpathSync(which('etcd'));
   const bin = dirname(etcdBinary);
   const etcdctl = join(bin, 'etcdctl');
   const etcdutl = join(bin, 'etcdutl');
-  const endpoint = `http://${c.address(topology.etcd.members[0])}:${topology.etcd.clientPort}`;
+  const f = pkiFiles(topology, pki());
+  // The operator's etcd client identity (docs/operations.md): the etcd CA and the healthcheck-client pair.
+  const tls = etcdctlTlsFlags(f);
+  const source = topology.etcd.members[0];
+  const endpoint = etcdClientUrl(topology, source, (m) => c.address(m));
   const file = join(c.plan.root, 'backup.db');
   const countKeys = (ep: string): number =>
     // -w json carries the total count of the range; --limit keeps the answer small.
-    Number(JSON.parse(execFileSync(etcdctl, [`--endpoints=${ep}`, 'get', '/registry/', '--prefix', '--limit=1', '-w', 'json'], { encoding: 'utf8' })).count);
+    Number(JSON.parse(execFileSync(etcdctl, [`--endpoints=${ep}`, ...tls, 'get', '/registry/', '--prefix', '--limit=1', '-w', 'json'], { encoding: 'utf8' })).count);
+  // Without a client certificate the member refuses (--client-cert-auth).
+  expect(() => execFileSync(etcdctl, [`--endpoints=${endpoint}`, `--cacert=${f.etcdCaCert}`, '--dial-timeout=2s', '--command-timeout=3s', 'get', '/registry/', '--prefix', '--limit=1'], { stdio: 'ignore' })).toThrow();
   const before = countKeys(endpoint);
-  execFileSync(etcdctl, [`--endpoints=${endpoint}`, 'snapshot', 'save', file], { stdio: 'ignore' });
-  const [client2, peer] = [await freePort(), await freePort()];
+  execFileSync(etcdctl, [`--endpoints=${endpoint}`, ...tls, 'snapshot', 'save', file], { stdio: 'ignore' });
+  const [client2, peer, metrics] = [await freePort(), await freePort(), await freePort()];
   const restored = join(c.plan.root, 'restored');
-  execFileSync(etcdutl, ['snapshot', 'restore', file, `--data-dir=${restored}`, '--name=restored', `--initial-cluster=restored=http://127.0.0.1:${peer}`, `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`], { stdio: 'ignore' });
+  const peerUrl = `https://127.0.0.1:${peer}`;
+  const clientUrl = `https://127.0.0.1:${client2}`;
+  execFileSync(etcdutl, ['snapshot', 'restore', file, `--data-dir=${restored}`, `--name=${source}`, `--initial-cluster=${source}=${peerUrl}`, `--initial-advertise-peer-urls=${peerUrl}`], { stdio: 'ignore' });
+  // The source member's own pairs: they carry 127.0.0.1, as kubeadm's do.
   const etcd = spawn(etcdBinary, [
-    '--name=restored',
+    `--name=${source}`,
     `--data-dir=${restored}`,
-    `--listen-client-urls=http://127.0.0.1:${client2}`,
-    `--advertise-client-urls=http://127.0.0.1:${client2}`,
-    `--listen-peer-urls=http://127.0.0.1:${peer}`,
-    `--initial-advertise-peer-urls=http://127.0.0.1:${peer}`,
-    `--initial-cluster=restored=http://127.0.0.1:${peer}`,
+    `--listen-client-urls=${clientUrl}`,
+    `--advertise-client-urls=${clientUrl}`,
+    `--listen-peer-urls=${peerUrl}`,
+    `--initial-advertise-peer-urls=${peerUrl}`,
+    `--initial-cluster=${source}=${peerUrl}`,
+    `--listen-metrics-urls=http://127.0.0.1:${metrics}`,
+    `--cert-file=${f.etcdServerCert(source)}`,
+    `--key-file=${f.etcdServerKey(source)}`,
+    `--trusted-ca-file=${f.etcdCaCert}`,
+    '--client-cert-auth=true',
+    `--peer-cert-file=${f.etcdPeerCert(source)}`,
+    `--peer-key-file=${f.etcdPeerKey(source)}`,
+    `--peer-trusted-ca-file=${f.etcdCaCert}`,
+    '--peer-client-cert-auth=true',
   ], { stdio: 'ignore' });
   try {
-    await until('the restored member healthy', async () => (await getText(`http://127.0.0.1:${client2}/health`)).status === 200, 30_000);
-    const after = countKeys(`http://127.0.0.1:${client2}`);
+    await until('the restored member healthy', async () => (await getText(`http://127.0.0.1:${metrics}/health`)).status === 200, 30_000);
+    const after = countKeys(clientUrl);
     log(`backup: ${before} keys under /registry/ saved from ${topology.etcd.members[0]}, ${after} served by the restored member`);
     expect(after).toBe(before);
     expect(before).toBeGreaterThan(0);

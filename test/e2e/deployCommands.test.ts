@@ -1,23 +1,29 @@
 // The commands deploy/docker-compose.yml runs, run here as generated: only what a container
 // network provides (host names, the PKI volume's path, ports) is replaced by local values. Proves
-// svc-certs writes a PKI the replicas can share read-only, the image's probe passes, Prometheus's
-// client certificate may read /metrics, a token minted by one replica verifies on another, and a
-// controller manager starts from the kubeconfig svc-certs wrote.
+// svc-certs writes a PKI the replicas can share read-only, etcd-1's generated command serves TLS
+// with client certificates from that PKI and its compose healthcheck (etcdctl with the
+// healthcheck-client pair) passes, the replicas reach it with the apiserver-etcd-client pair, the
+// image's probe passes, Prometheus's client certificate may read /metrics, a token minted by one
+// replica verifies on another, and a controller manager starts from the kubeconfig svc-certs wrote.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { load } from 'js-yaml';
 import { renderCompose } from '../../deploy/render/compose';
 import { probeScript } from '../../deploy/render/probe';
 import { topology, type Topology } from '../../deploy/topology';
-import { startEtcd, type EtcdServer } from '../../lib/etcd/testing/etcdServer';
+import { findEtcdBinary } from '../../lib/etcd/testing/etcdServer';
 import { ApiServerProcess, eventually, freePort, repoRoot } from './support/apiserver';
 
 interface Service {
   command: string[];
   healthcheck?: { test: string[] };
 }
+
+const etcdBinary = findEtcdBinary();
+/** etcdctl beside etcd (Debian's etcd-client, unpacked there by scripts/install-etcd.sh). */
+const etcdctl = join(dirname(realpathSync(etcdBinary)), 'etcdctl');
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-deploy-'));
 const pkiDir = join(dir, 'pki');
@@ -60,12 +66,19 @@ function snapshot(d: string): Record<string, number> {
   return Object.fromEntries(readdirSync(d).map((f) => [f, statSync(join(d, f)).mtimeMs]));
 }
 
-let etcd: EtcdServer;
+let etcd: ChildProcess | undefined;
+let etcdOutput = '';
+let etcdEndpoint = '';
 const replicas: ApiServerProcess[] = [];
 let pkiBefore: Record<string, number>;
 
+/** The compose etcd healthcheck (CMD etcdctl --endpoints=https://127.0.0.1:2379 <TLS flags> endpoint health) against the local member. */
+function etcdHealthcheck(): Promise<number> {
+  const [, ...args] = withFlags(services[topology.etcd.members[0]].healthcheck?.test.slice(1) ?? [], { endpoints: etcdEndpoint });
+  return new Promise((resolve) => execFile(etcdctl, args, (err) => resolve(err ? Number(err.code ?? 1) : 0)));
+}
+
 beforeAll(async () => {
-  etcd = await startEtcd();
   const ports = await Promise.all(topology.apiserver.members.map(() => freePort()));
   // The PKI writer, pointed at the first replica instead of the load balancer.
   const init = run(withFlags(services[topology.pkiInit.name].command, { 'control-plane-endpoint': `127.0.0.1:${ports[0]}` }));
@@ -73,11 +86,34 @@ beforeAll(async () => {
   if (code !== 0) throw new Error(`svc-certs exited with ${code}:\n${outputOf(init)}`);
   pkiBefore = snapshot(pkiDir);
 
+  // etcd-1 as generated, as a single-member cluster on 127.0.0.1 (its certificates carry
+  // 127.0.0.1, as kubeadm's do).
+  const member = topology.etcd.members[0];
+  const [client, peer, metrics] = [await freePort(), await freePort(), await freePort()];
+  etcdEndpoint = `https://127.0.0.1:${client}`;
+  const [, ...etcdArgs] = withFlags(services[member].command, {
+    'data-dir': join(dir, 'etcd'),
+    'listen-client-urls': etcdEndpoint,
+    'advertise-client-urls': etcdEndpoint,
+    'listen-peer-urls': `https://127.0.0.1:${peer}`,
+    'initial-advertise-peer-urls': `https://127.0.0.1:${peer}`,
+    'listen-metrics-urls': `http://127.0.0.1:${metrics}`,
+    'initial-cluster': `${member}=https://127.0.0.1:${peer}`,
+  });
+  const e = spawn(etcdBinary, etcdArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+  etcd = e;
+  e.stdout?.on('data', (d: Buffer) => (etcdOutput += d.toString()));
+  e.stderr?.on('data', (d: Buffer) => (etcdOutput += d.toString()));
+  await eventually(async () => {
+    if (e.exitCode !== null) throw new Error(`etcd exited with ${e.exitCode}:\n${etcdOutput.slice(-3000)}`);
+    return (await etcdHealthcheck()) === 0;
+  }, 30_000, "etcd-1's compose healthcheck");
+
   topology.apiserver.members.forEach((m, i) => {
-    const [, ...args] = withFlags(services[m].command, { 'etcd-servers': etcd.endpoint, 'bind-address': '127.0.0.1', 'secure-port': String(ports[i]) });
+    const [, ...args] = withFlags(services[m].command, { 'etcd-servers': etcdEndpoint, 'bind-address': '127.0.0.1', 'secure-port': String(ports[i]) });
     // ApiServerProcess adds --etcd-servers, --bind-address, --secure-port and the TLS files itself.
     const rest = args.filter((a) => !/^--(etcd-servers|bind-address|secure-port|tls-cert-file|tls-private-key-file|client-ca-file)=/.test(a));
-    replicas.push(new ApiServerProcess(mkdtempSync(join(dir, `${m}-`)), ports[i], etcd.endpoint, rest, pkiDir));
+    replicas.push(new ApiServerProcess(mkdtempSync(join(dir, `${m}-`)), ports[i], etcdEndpoint, rest, pkiDir));
   });
   await Promise.all(replicas.map((r) => r.start()));
 });
@@ -90,12 +126,21 @@ afterAll(async () => {
     })),
   );
   await Promise.all(replicas.map((r) => r.stop()));
-  await etcd?.stop();
+  etcd?.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
 
 test('the replicas serve from the shared PKI without writing to it', () => {
   expect(snapshot(pkiDir)).toEqual(pkiBefore);
+});
+
+test('etcd refuses a client without a certificate from the etcd CA (the cluster CA\'s admin pair included)', async () => {
+  const get = (extra: string[]): Promise<number> =>
+    new Promise((resolve) => execFile(etcdctl, [`--endpoints=${etcdEndpoint}`, `--cacert=${join(pkiDir, 'etcd/ca.crt')}`, '--dial-timeout=3s', '--command-timeout=3s', ...extra, 'get', '/registry/', '--prefix', '--keys-only', '--limit=1'], (err) => resolve(err ? 1 : 0)));
+  expect(await get([])).toBe(1);
+  expect(await get([`--cert=${join(pkiDir, 'admin.crt')}`, `--key=${join(pkiDir, 'admin.key')}`])).toBe(1);
+  // The replicas' own pair works (they stored the bootstrap objects through it).
+  expect(await get([`--cert=${join(pkiDir, 'apiserver-etcd-client.crt')}`, `--key=${join(pkiDir, 'apiserver-etcd-client.key')}`])).toBe(0);
 });
 
 test("the image's healthcheck passes on every replica's /livez", async () => {
