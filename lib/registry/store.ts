@@ -121,15 +121,16 @@ export class GenericStore {
   // ---- get ----------------------------------------------------------------------------------
 
   /**
-   * Without a read option the read is a quorum read from etcd; `any` and `minRevision` are served
-   * by the watch cache when there is one (spec §4.5 item 6).
+   * Served by the watch cache when there is one (spec §4.5 item 6): without a read option as
+   * Most Recent (the cache once it reached etcd's current revision, read by a shared quorum
+   * read; etcd itself where the cache cannot tell), `any` and `minRevision` as the API says.
    */
   async get(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
     const key = this.keyFor(ctx, name);
     let res;
     try {
-      if (this.cache && (read.any || read.minRevision !== undefined)) {
-        res = await this.cache.getFromCache(key, { minRevision: read.minRevision });
+      if (this.cache) {
+        res = await this.cache.getFromCache(key, { minRevision: read.minRevision, consistent: !read.any && read.minRevision === undefined });
       } else {
         if (read.minRevision !== undefined) await waitForRevision(this.storage, read.minRevision);
         res = await this.storage.get(key);

@@ -1,6 +1,7 @@
 // Options of a WatchCache: sizes, time limits, clock and metrics callbacks (no prom-client here).
 import type { Storage } from '../etcd/storage';
 import type { SetTimer } from './bookmarkSchedule';
+import type { Schedule } from './revisionReader';
 
 /** Metric callbacks; lib/watchcache never imports a metrics library. */
 export interface WatchCacheMetrics {
@@ -65,6 +66,8 @@ export interface WatchCacheOptions {
   setTimer?: SetTimer;
   /** Jitter source of the bookmark schedule; default Math.random. */
   random?: () => number;
+  /** When a shared revision read for consistent reads is sent (default setImmediate: readers arriving together share it). */
+  schedule?: Schedule;
   metrics?: WatchCacheMetrics;
 }
 
@@ -84,10 +87,11 @@ export interface ResolvedOptions {
   now: () => number;
   setTimer: SetTimer;
   random: () => number;
+  schedule: Schedule;
   metrics: WatchCacheMetrics;
 }
 
-export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'schedule' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
   windowMinEvents: 100,
   windowMaxEvents: 102_400,
   windowMaxBytes: 256 * 1024 * 1024,
@@ -123,6 +127,7 @@ export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
     now: opts.now ?? Date.now,
     setTimer: opts.setTimer ?? unrefTimer,
     random: opts.random ?? Math.random,
+    schedule: opts.schedule ?? setImmediate,
     metrics: opts.metrics ?? {},
   };
   if (r.windowMinEvents > r.windowMaxEvents) throw new RangeError('windowMinEvents exceeds windowMaxEvents');

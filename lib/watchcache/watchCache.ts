@@ -6,9 +6,10 @@
 // Reads: a list/get at a revision the in-memory state is exact for is served from memory; any
 // other explicit revision goes to the underlying store (exact reads, continue tokens). A list
 // without a revision is a consistent read from the cache (the store's current revision, then a
-// wait ≤ 3 s for the cache to reach it, else the store); a get without a revision is a quorum
-// read from the store, as upstream. listFromCache/getFromCache carry the API's Any and
-// NotOlderThan semantics. Writes pass through.
+// wait ≤ 3 s for the cache to reach it, else the store); Storage.get without a revision is a
+// quorum read from the store. listFromCache/getFromCache carry the API's Any, NotOlderThan and
+// Consistent semantics; the store's current revision for Consistent comes from one quorum read
+// shared by the readers waiting at that moment (revisionReader.ts). Writes pass through.
 //
 // Watches: from the window when it holds every event from the start revision on; from a
 // dedicated underlying watch when the revision is older than the window (the store then serves
@@ -46,6 +47,7 @@ import { CacheReinitializingError } from './errors';
 import { EventWindow, WindowEntry } from './eventWindow';
 import { LazyWatch } from './lazyWatch';
 import { ResolvedOptions, resolveOptions, WatchCacheOptions } from './options';
+import { RevisionReader } from './revisionReader';
 import { RevisionWaiters } from './revisionWaiters';
 import { SortedKeys } from './sortedKeys';
 
@@ -90,6 +92,7 @@ export class WatchCache implements Storage, WatcherHost {
   private readonly state = new Map<string, KeyValue>();
   private readonly index = new SortedKeys();
   private readonly waiters: RevisionWaiters;
+  private readonly revisionReader: RevisionReader;
   readonly window: EventWindow;
   /** Revision the cache has seen everything up to (events and progress). */
   private revision = 0;
@@ -126,6 +129,15 @@ export class WatchCache implements Storage, WatcherHost {
       0,
     );
     this.waiters = new RevisionWaiters(() => this.requestStoreProgress(), this.o.progressRequestIntervalMs, () => this.revision);
+    // One progress request per shared revision read the cache has not reached yet: the reply
+    // (ordered after pending events) brings the cache there when its prefix is idle.
+    this.revisionReader = new RevisionReader(
+      () => this.underlying.currentRevision(),
+      (revision) => {
+        if (revision > this.revision) this.requestStoreProgress();
+      },
+      this.o.schedule,
+    );
     this.bookmarks = new BookmarkSchedule(this.o.now, this.o.setTimer, this.o.random);
   }
 
@@ -168,10 +180,15 @@ export class WatchCache implements Storage, WatcherHost {
   }
 
   /** Resolves once the cache has seen everything up to revision; FutureRevisionError after timeoutMs. */
-  waitUntilFresh(revision: number, timeoutMs: number = this.o.freshnessTimeoutMs): Promise<void> {
+  waitUntilFresh(revision: number, timeoutMs: number = this.o.freshnessTimeoutMs, askProgressNow = true): Promise<void> {
     if (this.closed) return Promise.reject(new UnavailableError('watch cache is closed', this.prefix));
     if (this.ready && this.revision >= revision) return Promise.resolve();
-    return this.waiters.wait(revision, timeoutMs);
+    return this.waiters.wait(revision, timeoutMs, askProgressNow);
+  }
+
+  /** Shared quorum reads of the store's revision for consistent reads, and the readers they served. */
+  consistentReadStats(): { reads: number; readers: number } {
+    return this.revisionReader.stats();
   }
 
   // ---- reads ----
@@ -208,7 +225,11 @@ export class WatchCache implements Storage, WatcherHost {
     return this.notOlderThan(await fallback(), opts.minRevision);
   }
 
-  /** A get with the API's semantics (GET with resourceVersion 0 or N; consistent on request). */
+  /**
+   * A get with the API's semantics: resourceVersion unset = consistent (the object as of the
+   * store's revision read after the call, from the cache once it has reached it, else the
+   * store), "0" = Any (no options), N = minRevision.
+   */
   async getFromCache(key: string, opts: CacheGetOptions = {}): Promise<GetResult> {
     this.checkOpen();
     if (!this.covers(key)) return this.notOlderThan(await this.underlying.get(key), opts.minRevision);
@@ -345,9 +366,10 @@ export class WatchCache implements Storage, WatcherHost {
       return this.ready;
     }
     if (consistent) {
-      const target = Math.max(await this.underlying.currentRevision(), minRevision);
+      const target = Math.max(await this.revisionReader.current(), minRevision);
       try {
-        await this.waitUntilFresh(target);
+        // The shared read asked for progress already when the cache was behind it.
+        await this.waitUntilFresh(target, this.o.freshnessTimeoutMs, false);
       } catch (err) {
         if (err instanceof FutureRevisionError) return false;
         throw err;
