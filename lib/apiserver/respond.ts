@@ -85,10 +85,22 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
   return body;
 }
 
+// A shared frozen object served whole (a GET of a memoised revision) keeps its JSON body bytes.
+const sharedJsonBody = new WeakMap<object, Buffer>();
+
 export function serialize(value: unknown, out: OutputFormat): Buffer {
   if (out.format === 'protobuf') return protobufBody(value, out.schemas);
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
-  return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : compactJson(value));
+  if (out.pretty) return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
+    let body = sharedJsonBody.get(value);
+    if (!body) {
+      body = Buffer.from(stringifyShared(value));
+      sharedJsonBody.set(value, body);
+    }
+    return body;
+  }
+  return Buffer.from(compactJson(value));
 }
 
 export function writeBody(

@@ -94,7 +94,8 @@ export class GenericStore {
     return decodeFromStorage(kv.key, kv.value, kv.modRevision);
   }
 
-  private readonly watchMemo = new DecodedObjectMemo();
+  /** Served objects (typed, normalised), shared read-only by watch events and GETs. */
+  private readonly servedMemo = new DecodedObjectMemo();
   private readonly listMemo = new DecodedObjectMemo(listItemMemoCapacity);
 
   /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
@@ -107,7 +108,7 @@ export class GenericStore {
 
   /** A served (typed, normalised) object for a watch event, shared read-only between watchers. */
   decodeForWatch(key: string, value: Uint8Array, revision: number): ApiObject {
-    return this.watchMemo.get(key, revision, () => this.withTypeMeta(decodeFromStorage(key, value, revision)));
+    return this.servedMemo.get(key, revision, () => this.withTypeMeta(decodeFromStorage(key, value, revision)));
   }
 
   private keyFor(ctx: RequestContext, name: string): string {
@@ -126,6 +127,23 @@ export class GenericStore {
    * read; etcd itself where the cache cannot tell), `any` and `minRevision` as the API says.
    */
   async get(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
+    return this.decodeOrFail(await this.readKv(ctx, name, read), name);
+  }
+
+  /**
+   * get() as served to a client: typed and normalised, frozen and shared with watch events and
+   * other GETs of the same revision (decoded and serialised once while it stays in the memo).
+   */
+  async getServed(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
+    const kv = await this.readKv(ctx, name, read);
+    try {
+      return this.decodeForWatch(kv.key, kv.value, kv.modRevision);
+    } catch (e) {
+      this.fail(e, name, 'get');
+    }
+  }
+
+  private async readKv(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number }): Promise<KeyValue> {
     const key = this.keyFor(ctx, name);
     let res;
     try {
@@ -139,7 +157,7 @@ export class GenericStore {
       this.fail(e, name, 'get');
     }
     if (!res.kv) throw errors.notFound(this.groupResource, name);
-    return this.decodeOrFail(res.kv, name);
+    return res.kv;
   }
 
   private decodeOrFail(kv: KeyValue, name: string): ApiObject {
@@ -154,7 +172,8 @@ export class GenericStore {
 
   /** Everything a create does before persisting: system fields, defaults, validation, admission. */
   private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false): Promise<ApiObject> {
-    const obj = this.withTypeMeta(structuredClone(input));
+    // normalize builds a new object all the way down: the input is never touched.
+    const obj = this.withTypeMeta(input);
     const meta = (obj.metadata ??= {});
     if (this.resource.namespaced) meta.namespace = ctx.namespace || meta.namespace;
     else delete meta.namespace;
@@ -228,8 +247,8 @@ export class GenericStore {
   }
 
   /**
-   * PUT and PATCH. Returns the stored object and whether it was created (PUT on a missing object
-   * for kinds that allow create-on-update).
+   * PUT and PATCH. Returns the stored object (typed in the served version, normalised) and
+   * whether it was created (PUT on a missing object for kinds that allow create-on-update).
    */
   async update(
     ctx: RequestContext,
@@ -241,6 +260,8 @@ export class GenericStore {
     const strategy = this.updateStrategy(ctx);
     let created = false;
     let deletedDuringUpdate = false;
+    /** The object the last compute() produced: what was written when the write succeeds. */
+    let written: { obj: ApiObject; bytes: Uint8Array } | undefined;
 
     const compute = async (current: KeyValue | null): Promise<ApiObject | 'unchanged' | 'delete'> => {
       created = false;
@@ -256,7 +277,8 @@ export class GenericStore {
         return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
       }
       const old = this.decode(current);
-      const obj = this.withTypeMeta(structuredClone(await objInfo(structuredClone(old))));
+      // normalize copies what objInfo returns, so neither it nor the caller's body is shared.
+      const obj = this.withTypeMeta(await objInfo(structuredClone(old)));
       const meta = (obj.metadata ??= {});
       if (meta.name && meta.name !== name) {
         throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
@@ -306,7 +328,7 @@ export class GenericStore {
         this.fail(e, name, 'update');
       }
       const out = await compute(current);
-      if (out === 'unchanged' || out === 'delete') return { obj: this.decode(current!), created: false };
+      if (out === 'unchanged' || out === 'delete') return { obj: this.withTypeMeta(this.decode(current!)), created: false };
       return { obj: { ...out, metadata: { ...out.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
     }
 
@@ -315,13 +337,15 @@ export class GenericStore {
       kv = await this.storage.guaranteedUpdate(
         key,
         async (current) => {
+          written = undefined;
           const out = await compute(current);
           if (out === 'unchanged') return null;
           if (out === 'delete') {
             deletedDuringUpdate = true;
             return null;
           }
-          return this.encode(out);
+          written = { obj: out, bytes: this.encode(out) };
+          return written.bytes;
         },
         { ignoreNotFound: true },
       );
@@ -330,9 +354,11 @@ export class GenericStore {
     }
     if (deletedDuringUpdate) {
       const res = await this.finishDelete(ctx, name, kv);
-      return { obj: res, created: false };
+      return { obj: this.withTypeMeta(res), created: false };
     }
-    return { obj: this.decode(kv), created };
+    // The object just written is what a decode of the stored bytes would give (no second parse).
+    if (written && kv.value === written.bytes) return { obj: { ...written.obj, metadata: { ...written.obj.metadata, resourceVersion: String(kv.modRevision) } }, created };
+    return { obj: this.withTypeMeta(this.decode(kv)), created };
   }
 
   private shouldDeleteDuringUpdate(obj: ApiObject): boolean {

@@ -29,6 +29,7 @@ import {
   CompactedError,
   FutureRevisionError,
   GetResult,
+  GuaranteedUpdateOptions,
   KeyValue,
   ListOptions,
   ListResult,
@@ -244,12 +245,14 @@ export class WatchCache implements Storage, WatcherHost {
     return this.underlying.create(key, value);
   }
 
+  /** Passes the cache's value of the key as a suggestion: the store may skip reading it (it re-checks what it decides). */
   guaranteedUpdate(
     key: string,
     tryUpdate: (current: KeyValue | null) => Uint8Array | null | Promise<Uint8Array | null>,
-    opts?: { expectedModRevision?: number; ignoreNotFound?: boolean },
+    opts: GuaranteedUpdateOptions = {},
   ): Promise<KeyValue> {
     this.checkOpen();
+    if (opts.suggestion === undefined && this.ready && this.covers(key)) opts = { ...opts, suggestion: this.state.get(key) ?? null };
     return this.underlying.guaranteedUpdate(key, tryUpdate, opts);
   }
 

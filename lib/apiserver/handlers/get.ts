@@ -8,6 +8,7 @@ export async function handleGet(h: HandlerContext): Promise<void> {
   const rv = h.query.get('resourceVersion') ?? '';
   const { store } = h.served;
   const minRevision = rv === '' || rv === '0' ? undefined : parseResourceVersion(rv, store.groupResource);
-  const obj = await store.get(h.requestContext(false), h.info.name, { any: rv === '0', minRevision });
-  writeObject(h.req, h.res, 200, responseBody(h, store.withTypeMeta(obj)), h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
+  // Typed already, and shared read-only: its serialisation is reused by the next GET of it.
+  const obj = await store.getServed(h.requestContext(false), h.info.name, { any: rv === '0', minRevision });
+  writeObject(h.req, h.res, 200, responseBody(h, obj), h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
 }

@@ -12,5 +12,5 @@ export async function handleUpdate(h: HandlerContext): Promise<void> {
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
   checkName(body, h.info.name);
   const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, () => body);
-  writeObject(h.req, h.res, created ? 201 : 200, store.withTypeMeta(obj), h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, created ? 201 : 200, obj, h.output, { compression: false, warnings: h.warnings });
 }

@@ -82,12 +82,7 @@ export class FieldSet {
 
   /** Members none of whose prefixes (themselves included) is in prefixes (upstream's RecursiveDifference). */
   withoutPrefixes(prefixes: FieldSet): FieldSet {
-    const out = new FieldSet();
-    this.iterate((p) => {
-      for (let i = 1; i <= p.length; i++) if (prefixes.has(p.slice(0, i))) return;
-      out.insert(p);
-    });
-    return out;
+    return FieldSet.of(prune(this.root, prefixes.root));
   }
 
   /** Members with no member below them (upstream's Leaves). */
@@ -148,6 +143,19 @@ function combine(a: Node | undefined, b: Node | undefined, op: (a: boolean, b: b
     const cb = b?.children.get(k);
     const child = combine(ca?.node, cb?.node, op, visitA);
     if (child.member || child.children.size) out.children.set(k, { pe: (ca ?? cb)!.pe, node: child });
+  }
+  return out;
+}
+
+/** a's tree without the subtrees under p's members (p: the node at the same place in the prefixes' tree). */
+function prune(a: Node, p: Node | undefined): Node {
+  const out = newNode();
+  out.member = a.member;
+  for (const [k, c] of a.children) {
+    const pc = p?.children.get(k);
+    if (pc?.node.member) continue;
+    const child = prune(c.node, pc?.node);
+    if (child.member || child.children.size) out.children.set(k, { pe: c.pe, node: child });
   }
   return out;
 }

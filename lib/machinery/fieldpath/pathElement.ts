@@ -30,7 +30,16 @@ export const pe = {
 /** Go's strings.Compare: byte order of the UTF-8 encodings. */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 unit order is UTF-8 byte order except where a surrogate meets U+E000–U+FFFF.
+    if (x >= 0xd800 && y >= 0xd800) return Math.sign(Buffer.compare(Buffer.from(a.slice(i), 'utf8'), Buffer.from(b.slice(i), 'utf8')));
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 const kindRank = { field: 0, key: 1, value: 2, index: 3 } as const;
