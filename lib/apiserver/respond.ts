@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
 import { encodeProtobuf } from '../codec/protobuf';
+import { RawJson } from '../codec/rawJson';
 import { ApiError, errors } from '../machinery/errors';
 import type { KindSchemas } from './kindSchemas';
 import type { TableTarget } from './tableOutput';
@@ -62,7 +63,7 @@ function compactJson(value: unknown): string {
   if (typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items)) {
     const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
     const head = JSON.stringify(rest);
-    const body = items.map(stringifyShared).join(',');
+    const body = items.map((item) => (item instanceof RawJson ? item.json : stringifyShared(item))).join(',');
     return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[${body}]}`;
   }
   return JSON.stringify(value);
@@ -92,6 +93,7 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
   if (out.format === 'protobuf') return protobufBody(value, out.schemas);
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
   if (out.pretty) return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+  if (value instanceof RawJson) return Buffer.from(value.json);
   if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
     let body = sharedJsonBody.get(value);
     if (!body) {

@@ -5,6 +5,7 @@ import { isApiError } from '../machinery/errors';
 import { parseLabelSelector } from '../machinery/labelSelector';
 import { FieldSelector } from '../machinery/fieldSelector';
 import { builtinStrategies } from './builtin';
+import { RawJson } from '../codec/rawJson';
 import { listObjects } from './list';
 import { everything, selectionPredicate } from './predicate';
 import { FakeClock } from '../watchcache/testing/fakeClock';
@@ -121,6 +122,30 @@ describe('listObjects', () => {
     const second = await listObjects(sa, { namespace: 'team', source: { kind: 'continue', rv, start: key }, limit: 100, predicate: everything });
     expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
     expect(second.items.map((i) => i.metadata?.name)).toEqual(['s4', 's5', 's6', 's7', 's8', 's9']);
+  });
+
+  test.each([
+    ['everything', () => everything],
+    ['a label selector', () => selectionPredicate(parseLabelSelector('odd=true'), FieldSelector.everything(), (o) => sa.strategy.selectableFields(o))],
+  ])('rawJson items (%s) are the served objects\' JSON without kind and apiVersion, shared across lists and GETs', async (_n, pred) => {
+    const req = { namespace: 'team', source: { kind: 'latest' as const }, limit: 0, predicate: pred() };
+    const decoded = await listObjects(sa, req);
+    const raw = await listObjects(sa, { ...req, rawJson: true });
+    expect(raw.items.every((i) => i instanceof RawJson)).toBe(true);
+    const texts = (raw.items as unknown as RawJson[]).map((i) => i.json);
+    expect(texts.map((t) => JSON.parse(t) as unknown)).toEqual(decoded.items.map((i) => ({ ...i })));
+    // Upstream's field order (the GET's, resourceVersion in ObjectMeta's place), minus TypeMeta.
+    for (const [i, t] of texts.entries()) {
+      const name = decoded.items[i].metadata!.name!;
+      const got = (await sa.getServedJson(ctx, name)).json;
+      expect(got).toBe(`{"kind":"ServiceAccount","apiVersion":"v1",${t.slice(1)}`);
+      expect(got).toBe(JSON.stringify(sa.withTypeMeta(await sa.get(ctx, name))));
+    }
+    // A new revision is a new text.
+    await sa.update(ctx, 's1', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { odd: 'true', v: '2' } } }));
+    const after = await listObjects(sa, { ...req, rawJson: true });
+    const s1 = (after.items as unknown as RawJson[]).map((i) => JSON.parse(i.json) as { metadata: { name: string; labels: Record<string, string> } }).find((o) => o.metadata.name === 's1');
+    expect(s1?.metadata.labels.v).toBe('2');
   });
 
   test('selectors fill the page and omit remainingItemCount', async () => {

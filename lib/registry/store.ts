@@ -13,6 +13,7 @@ import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { normalize } from '../codec/normalize';
+import { RawJson } from '../codec/rawJson';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
@@ -50,8 +51,15 @@ export interface DeleteResult {
 
 const generateNameAttempts = 8;
 
-/** Decoded list items kept per resource, so repeated lists neither parse nor serialise again. */
-const listItemMemoCapacity = 20000;
+/**
+ * Served objects kept per resource as JSON text (RawJson, about the JSON's size): GETs and JSON
+ * list items of a memoised revision neither parse nor serialise again. Decoded trees cost
+ * several times their JSON, so only small memos keep them: list items for selectors, Tables
+ * and Protobuf, and watch events (fanned out to every watcher at once).
+ */
+const servedJsonMemoCapacity = 20000;
+const listItemMemoCapacity = 4096;
+const servedMemoCapacity = 1024;
 
 export class GenericStore {
   readonly resource: ResourceInfo;
@@ -94,16 +102,44 @@ export class GenericStore {
     return decodeFromStorage(kv.key, kv.value, kv.modRevision);
   }
 
-  /** Served objects (typed, normalised), shared read-only by watch events and GETs. */
-  private readonly servedMemo = new DecodedObjectMemo();
+  /** Served objects (typed, normalised) of watch events, shared read-only by every watcher, and GETs not written as compact JSON. */
+  private readonly servedMemo = new DecodedObjectMemo(servedMemoCapacity);
+  /** GETs and list items written as compact JSON: the served object's JSON text only. */
+  private readonly servedJsonMemo = new DecodedObjectMemo<RawJson>(servedJsonMemoCapacity);
   private readonly listMemo = new DecodedObjectMemo(listItemMemoCapacity);
 
   /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
   decodeListItem(kv: KeyValue): ApiObject {
-    return this.listMemo.get(kv.key, kv.modRevision, () => {
-      const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
-      return rest as ApiObject;
-    });
+    return this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
+  }
+
+  /**
+   * A list item as JSON text, for lists written as JSON: the served object's memoised text
+   * without its leading kind and apiVersion (a slice, not a copy); no decoded tree is kept.
+   */
+  listItemJson(kv: KeyValue): RawJson {
+    const served = this.servedJson(kv).json;
+    const head = this.typeMetaJsonHead;
+    if (served.startsWith(head)) return new RawJson(`{${served.slice(head.length)}`);
+    return new RawJson(JSON.stringify(this.listItemOf(kv)));
+  }
+
+  /** `{"kind":"…","apiVersion":"…",`, as withTypeMeta's JSON begins (kind first, as upstream). */
+  private get typeMetaJsonHead(): string {
+    const r = this.resource;
+    const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+    return (this.typeMetaHead ??= `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(apiVersion)},`);
+  }
+  private typeMetaHead: string | undefined;
+
+  /** The served (typed, normalised) object's compact JSON text, memoised by revision. */
+  private servedJson(kv: KeyValue): RawJson {
+    return this.servedJsonMemo.get(kv.key, kv.modRevision, () => new RawJson(JSON.stringify(this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision)))));
+  }
+
+  private listItemOf(kv: KeyValue): ApiObject {
+    const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
+    return rest as ApiObject;
   }
 
   /** A served (typed, normalised) object for a watch event, shared read-only between watchers. */
@@ -138,6 +174,16 @@ export class GenericStore {
     const kv = await this.readKv(ctx, name, read);
     try {
       return this.decodeForWatch(kv.key, kv.value, kv.modRevision);
+    } catch (e) {
+      this.fail(e, name, 'get');
+    }
+  }
+
+  /** getServed() as its compact JSON text, memoised by revision without keeping the decoded tree. */
+  async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson> {
+    const kv = await this.readKv(ctx, name, read);
+    try {
+      return this.servedJson(kv);
     } catch (e) {
       this.fail(e, name, 'get');
     }

@@ -93,3 +93,14 @@ test('a cache that does not catch up in time: the GET is answered by the store',
   expect(gated.calls.get).toBe(1);
   gated.release();
 });
+
+test('a cache that is not ready answers consistent GETs from the store at once', async () => {
+  const { cache, gated } = await openCacheFixture({ freshnessTimeoutMs: 60_000 }, 1);
+  gated.failWatches(new Error('watch lost')); // the cache re-lists: not ready meanwhile
+  gated.hold();
+  expect(cache.isReady).toBe(false);
+  const r = await cache.getFromCache(`${P}seed-0000`, { consistent: true });
+  expect(dec(r.kv?.value)).toBe('s0');
+  expect(gated.calls.get).toBe(1);
+  gated.release();
+});

@@ -369,6 +369,9 @@ export class WatchCache implements Storage, WatcherHost {
       return this.ready;
     }
     if (consistent) {
+      // Not ready (starting, or re-listing after its watch failed): the store answers at once,
+      // as upstream's cacher delegates then, rather than every read waiting out the timeout.
+      if (!this.ready) return false;
       const target = Math.max(await this.revisionReader.current(), minRevision);
       try {
         // The shared read asked for progress already when the cache was behind it.
