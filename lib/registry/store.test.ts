@@ -148,6 +148,14 @@ describe('listObjects', () => {
     expect(s1?.metadata.labels.v).toBe('2');
   });
 
+  test('every served kind writes kind, then apiVersion, first (the GET text is built on it)', () => {
+    for (const store of stores) {
+      const r = store.resource;
+      const json = JSON.stringify(store.withTypeMeta({ metadata: { name: 'x' } }));
+      expect(json.startsWith(`{"kind":"${r.kind}","apiVersion":"${r.group ? `${r.group}/` : ''}${r.version}",`)).toBe(true);
+    }
+  });
+
   test('selectors fill the page and omit remainingItemCount', async () => {
     const pred = selectionPredicate(parseLabelSelector('odd=true'), FieldSelector.everything(), (o) => sa.strategy.selectableFields(o));
     const page = await listObjects(sa, { namespace: 'team', source: { kind: 'latest' }, limit: 3, predicate: pred });

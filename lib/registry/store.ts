@@ -114,27 +114,28 @@ export class GenericStore {
   }
 
   /**
-   * A list item as JSON text, for lists written as JSON: the served object's memoised text
-   * without its leading kind and apiVersion (a slice, not a copy); no decoded tree is kept.
+   * A list item as JSON text, for lists written as JSON: the served object without kind and
+   * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept.
    */
   listItemJson(kv: KeyValue): RawJson {
-    const served = this.servedJson(kv).json;
-    const head = this.typeMetaJsonHead;
-    if (served.startsWith(head)) return new RawJson(`{${served.slice(head.length)}`);
-    return new RawJson(JSON.stringify(this.listItemOf(kv)));
+    return this.servedJsonMemo.get(kv.key, kv.modRevision, () => {
+      const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
+      return new RawJson(JSON.stringify(rest));
+    });
   }
 
-  /** `{"kind":"…","apiVersion":"…",`, as withTypeMeta's JSON begins (kind first, as upstream). */
+  /** `{"kind":"…","apiVersion":"…"`, as withTypeMeta's JSON begins (kind first, as upstream). */
   private get typeMetaJsonHead(): string {
     const r = this.resource;
     const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
-    return (this.typeMetaHead ??= `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(apiVersion)},`);
+    return (this.typeMetaHead ??= `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(apiVersion)}`);
   }
   private typeMetaHead: string | undefined;
 
-  /** The served (typed, normalised) object's compact JSON text, memoised by revision. */
+  /** The served (typed, normalised) object's compact JSON: TypeMeta, then the memoised list item's members. */
   private servedJson(kv: KeyValue): RawJson {
-    return this.servedJsonMemo.get(kv.key, kv.modRevision, () => new RawJson(JSON.stringify(this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision)))));
+    const item = this.listItemJson(kv).json;
+    return new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`);
   }
 
   private listItemOf(kv: KeyValue): ApiObject {
