@@ -152,6 +152,7 @@ export async function start(opts: ApiServerOptions): Promise<RunningApiServer> {
     cacheMetrics: (r): WatchCacheMetrics => ({
       onEventsReceived: (n) => metrics.watchCacheEventsReceived.inc(r, n),
       onRevision: (rev) => metrics.watchCacheResourceVersion.set(r, rev),
+      onConsistentRead: (success, fallback) => metrics.watchCacheConsistentReads.inc({ ...r, success: String(success), fallback: String(fallback) }),
     }),
   });
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');

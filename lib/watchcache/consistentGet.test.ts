@@ -51,7 +51,8 @@ test('a write acknowledged before a GET starts is seen, also while the cache lag
 });
 
 test('writes outside the prefix: the cache catches up through one progress request per shared read', async () => {
-  const { cache, gated, mem } = await openCacheFixture({}, 1);
+  // (No periodic progress requests from the waiters' ticker during the test: only the shared read's.)
+  const { cache, gated, mem } = await openCacheFixture({ progressRequestIntervalMs: 600_000 }, 1);
   await mem.create('/registry/other/x', enc('elsewhere')); // the store moves, the prefix does not
   const target = await mem.currentRevision();
   expect(cache.cacheRevision).toBeLessThan(target);
@@ -102,5 +103,24 @@ test('a cache that is not ready answers consistent GETs from the store at once',
   const r = await cache.getFromCache(`${P}seed-0000`, { consistent: true });
   expect(dec(r.kv?.value)).toBe('s0');
   expect(gated.calls.get).toBe(1);
+  gated.release();
+});
+
+test.each([
+  ['served from the cache', {}, false, ['true/false', 'true/false']],
+  ['the cache did not catch up: the store answered', { freshnessTimeoutMs: 30 }, true, ['true/true']],
+  ['unordered progress replies: sent to the store, not counted', { progressRequestsOrdered: false }, true, []],
+] as const)('consistent read metric: %s', async (_n, opts, lag, want) => {
+  const counted: string[] = [];
+  const { cache, gated } = await openCacheFixture({ ...opts, metrics: { onConsistentRead: (s, f) => void counted.push(`${s}/${f}`) } }, 1);
+  if (lag) {
+    gated.hold();
+    await cache.guaranteedUpdate(`${P}seed-0000`, () => enc('new'));
+    await cache.getFromCache(`${P}seed-0000`, { consistent: true });
+  } else {
+    await cache.getFromCache(`${P}seed-0000`, { consistent: true });
+    await cache.listFromCache(P, { consistent: true });
+  }
+  expect(counted).toEqual(want);
   gated.release();
 });

@@ -17,6 +17,13 @@ export interface WatchCacheMetrics {
   onInitialized?(revision: number, objects: number): void;
   /** Listing the prefix failed; the cache retries with backoff (reads go to the store meanwhile). */
   onInitializeFailed?(err: Error): void;
+  /**
+   * A consistent read the cache took on (upstream's apiserver_watch_cache_consistent_read_total):
+   * served from the cache (success, no fallback), failed, or answered by the store after the
+   * cache did not catch up in time (fallback). Reads sent to the store at once — cache not
+   * ready, or unordered progress replies — are not counted, as upstream.
+   */
+  onConsistentRead?(success: boolean, fallback: boolean): void;
   /** Current size of the event window (gauge). */
   onWindowSize?(events: number, bytes: number): void;
 }

@@ -222,8 +222,9 @@ export class WatchCache implements Storage, WatcherHost {
     checkStartKey(prefix, startKey);
     const fallback = (): Promise<ListResult> => this.underlying.list(prefix, { limit: opts.limit, startKey: opts.startKey });
     if (!this.covers(prefix)) return this.notOlderThan(await fallback(), opts.minRevision);
-    if (await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false)) return this.listFromState(prefix, opts.limit, opts.startKey, this.revision);
-    return this.notOlderThan(await fallback(), opts.minRevision);
+    const how = await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false);
+    if (how === 'cache') return this.listFromState(prefix, opts.limit, opts.startKey, this.revision);
+    return this.notOlderThan(await this.counted(how, fallback), opts.minRevision);
   }
 
   /**
@@ -234,8 +235,22 @@ export class WatchCache implements Storage, WatcherHost {
   async getFromCache(key: string, opts: CacheGetOptions = {}): Promise<GetResult> {
     this.checkOpen();
     if (!this.covers(key)) return this.notOlderThan(await this.underlying.get(key), opts.minRevision);
-    if (await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false)) return { kv: this.state.get(key) ?? null, revision: this.revision };
-    return this.notOlderThan(await this.underlying.get(key), opts.minRevision);
+    const how = await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false);
+    if (how === 'cache') return { kv: this.state.get(key) ?? null, revision: this.revision };
+    return this.notOlderThan(await this.counted(how, () => this.underlying.get(key)), opts.minRevision);
+  }
+
+  /** A store read; counted as a consistent read's fallback when it is one. */
+  private async counted<T>(how: 'store' | 'fallback', read: () => Promise<T>): Promise<T> {
+    if (how === 'store') return read();
+    try {
+      const r = await read();
+      this.o.metrics.onConsistentRead?.(true, true);
+      return r;
+    } catch (err) {
+      this.o.metrics.onConsistentRead?.(false, true);
+      throw err;
+    }
   }
 
   // ---- writes: straight through ----
@@ -358,37 +373,42 @@ export class WatchCache implements Storage, WatcherHost {
   }
 
   /**
-   * Waits per the API semantics; true when the cache may serve now, false when the caller
-   * should read the store instead (not ready for Any, or a consistent wait that timed out).
+   * Waits per the API semantics: 'cache' when the cache may serve now, 'store' when the caller
+   * should read the store instead (not ready, or unordered progress replies), 'fallback' when a
+   * consistent read's wait timed out (the store answers; counted as upstream's fallback).
    * NotOlderThan that times out throws FutureRevisionError.
    */
-  private async awaitFreshness(minRevision: number, consistent: boolean): Promise<boolean> {
+  private async awaitFreshness(minRevision: number, consistent: boolean): Promise<'cache' | 'store' | 'fallback'> {
     if (!this.o.progressRequestsOrdered) {
       // No progress requests: serve only what the cache has already seen, else the store.
-      if (consistent || this.revision < minRevision) return false;
-      return this.ready;
+      if (consistent || this.revision < minRevision) return 'store';
+      return this.ready ? 'cache' : 'store';
     }
     if (consistent) {
       // Not ready (starting, or re-listing after its watch failed): the store answers at once,
       // as upstream's cacher delegates then, rather than every read waiting out the timeout.
-      if (!this.ready) return false;
-      const target = Math.max(await this.revisionReader.current(), minRevision);
+      if (!this.ready) return 'store';
       try {
+        const target = Math.max(await this.revisionReader.current(), minRevision);
         // The shared read asked for progress already when the cache was behind it.
         await this.waitUntilFresh(target, this.o.freshnessTimeoutMs, false);
       } catch (err) {
-        if (err instanceof FutureRevisionError) return false;
+        if (err instanceof FutureRevisionError) return 'fallback';
+        this.o.metrics.onConsistentRead?.(false, false);
         throw err;
       }
+      if (!this.ready) return 'fallback';
+      this.o.metrics.onConsistentRead?.(true, false);
+      return 'cache';
     } else if (minRevision > 0) {
       try {
         await this.waitUntilFresh(minRevision);
       } catch (err) {
         if (!(err instanceof FutureRevisionError) || this.ready) throw err;
-        return false; // never became ready: the store decides (notOlderThan checks it)
+        return 'store'; // never became ready: the store decides (notOlderThan checks it)
       }
     }
-    return this.ready; // checked after the await: a re-initialization may have started
+    return this.ready ? 'cache' : 'store'; // checked after the await: a re-initialization may have started
   }
 
   private notOlderThan<T extends { revision: number }>(res: T, minRevision: number | undefined): T {

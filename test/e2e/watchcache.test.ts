@@ -95,6 +95,14 @@ test('a GET without resourceVersion sees the write just acknowledged; from the c
   // (A PATCH reads etcd inside its guaranteed update, counted as operation "update".)
   if (ordered) expect(await gets()).toBe(before);
   else expect(await gets()).toBeGreaterThanOrEqual(before + 10);
+  // Upstream's counter: reads served from the cache (none where they go to etcd at once).
+  const text = (await api.request('GET', '/metrics')).body;
+  const served = text
+    .split('\n')
+    .filter((l) => l.startsWith('apiserver_watch_cache_consistent_read_total{') && l.includes('resource="serviceaccounts"') && l.includes('success="true"') && l.includes('fallback="false"'))
+    .reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  if (ordered) expect(served).toBeGreaterThanOrEqual(10);
+  else expect(served).toBe(0);
 });
 
 test('watch cache metrics', async () => {
