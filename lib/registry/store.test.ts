@@ -10,7 +10,7 @@ import { listObjects } from './list';
 import { everything, selectionPredicate } from './predicate';
 import { FakeClock } from '../watchcache/testing/fakeClock';
 import { createStores, systemContext } from './stores';
-import type { GenericStore } from './store';
+import { replacementWith, type GenericStore } from './store';
 import { watchObjects, ApiWatchEvent } from './watch';
 
 let stores: GenericStore[];
@@ -105,6 +105,16 @@ describe('GenericStore', () => {
     const a = await sa.create(ctx, { metadata: { generateName: 'w-' } });
     expect(a.metadata?.name).toMatch(/^w-[a-z0-9]{5}$/);
   });
+});
+
+test('replacementWith (a PUT body): the body is stored as sent, never mutated; a stale resourceVersion is 409', async () => {
+  const created = await sa.create(ctx, { metadata: { name: 'put-me' } });
+  const body = { metadata: { name: 'put-me', resourceVersion: created.metadata!.resourceVersion, labels: { a: 'b' } } };
+  const sent = JSON.stringify(body);
+  const { obj } = await sa.update(ctx, 'put-me', replacementWith(body));
+  expect(obj.metadata?.labels).toEqual({ a: 'b' });
+  expect(JSON.stringify(body)).toBe(sent);
+  expect(await code(sa.update(ctx, 'put-me', replacementWith(body)))).toBe(409);
 });
 
 describe('listObjects', () => {

@@ -42,6 +42,15 @@ export interface StoreOptions {
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
 export type UpdatedObjectInfo = (current: ApiObject | null) => ApiObject | Promise<ApiObject>;
 
+const ignoresCurrent = new WeakSet<UpdatedObjectInfo>();
+
+/** The UpdatedObjectInfo of a PUT: the body, whatever is stored (the store need not copy the current object for it). */
+export function replacementWith(body: ApiObject): UpdatedObjectInfo {
+  const info: UpdatedObjectInfo = () => body;
+  ignoresCurrent.add(info);
+  return info;
+}
+
 export interface DeleteResult {
   /** What the DELETE answers: the object (still stored, or deleted) or a Status. */
   body: ApiObject | Status;
@@ -325,7 +334,7 @@ export class GenericStore {
       }
       const old = this.decode(current);
       // normalize copies what objInfo returns, so neither it nor the caller's body is shared.
-      const obj = this.withTypeMeta(await objInfo(structuredClone(old)));
+      const obj = this.withTypeMeta(await objInfo(ignoresCurrent.has(objInfo) ? old : structuredClone(old)));
       const meta = (obj.metadata ??= {});
       if (meta.name && meta.name !== name) {
         throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
