@@ -151,15 +151,17 @@ function colour(area: string): string {
 /** A flame graph (root at the bottom), one rectangle per merged frame, widths by total time. */
 export function flameSvg(root: Frame, title: string, width = 1600): string {
   const rowH = 17;
+  const scale = root.total > 0 ? width / root.total : 0;
+  // Only as deep as frames wide enough to draw.
   let depth = 0;
   const measure = (f: Frame, d: number): void => {
+    if (f.total * scale < 0.4) return;
     depth = Math.max(depth, d);
     for (const c of f.children.values()) measure(c, d + 1);
   };
   measure(root, 0);
   const top = 40;
   const height = top + (depth + 1) * rowH + 10;
-  const scale = root.total > 0 ? width / root.total : 0;
   const rects: string[] = [];
   const draw = (f: Frame, x: number, d: number): void => {
     const w = f.total * scale;
@@ -182,7 +184,7 @@ export function flameSvg(root: Frame, title: string, width = 1600): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="monospace" font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="4" y="18" font-size="14">${esc(title)}</text>`,
-    `<text x="4" y="34" fill="#555">${root.total.toFixed(0)} ms of CPU sampled; width = time including callees; hover for names. Orange: ours, blue: Node, green: npm, grey: VM/GC.</text>`,
+    `<text x="4" y="34" fill="#555">${root.total.toFixed(0)} ms sampled; width = time including callees; hover for names. Orange: ours, blue: Node, green: npm, grey: VM/GC.</text>`,
     ...rects,
     '</svg>',
   ].join('\n');
