@@ -56,6 +56,8 @@ export interface LoadResult {
   /** Per-operation latency in milliseconds. */
   latencyMs: Percentiles;
   cpu: CpuUse;
+  /** When it ran, CLOCK_MONOTONIC µs (the clock of V8's .cpuprofile timestamps): bench/profile.ts cuts a profile to it. */
+  monotonicUs?: [number, number];
   firstError?: string;
 }
 
@@ -77,6 +79,7 @@ export async function runLoad(opts: LoadOptions, op: (i: number) => Promise<void
   let errors = 0;
   let firstError: string | undefined;
   const meter = new CpuMeter(opts.pids);
+  const startUs = monotonicUs();
   const start = performance.now();
   const stopAt = opts.seconds !== undefined ? start + opts.seconds * 1000 : Infinity;
   const worker = async (): Promise<void> => {
@@ -104,9 +107,12 @@ export async function runLoad(opts: LoadOptions, op: (i: number) => Promise<void
     opsPerSec: round(done / seconds, 1),
     latencyMs: { p50: round(latencyMs.p50, 2), p99: round(latencyMs.p99, 2), max: round(latencyMs.max, 2) },
     cpu: meter.read(),
+    monotonicUs: [startUs, monotonicUs()],
     ...(firstError ? { firstError } : {}),
   };
 }
+
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 export function round(x: number, digits: number): number {
   const f = 10 ** digits;

@@ -8,6 +8,8 @@ import { formats, maxSlowdownVsJson, type FormatsResult } from './formats';
 import type { PoliciesResult } from './policies';
 import type { StartupResult } from './startup';
 import type { LoadResult, CpuUse } from './load';
+import type { Machine } from './machine';
+import type { Rounds } from './rounds';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
 
@@ -34,10 +36,13 @@ export interface MemoryPerObject {
 export interface Results {
   startedAt: string;
   durationSeconds: number;
-  environment: { node: string; cpus: number; etcd: string; etcdDataDir: string };
+  environment: { node: string; cpus: number; etcd: string; etcdDataDir: string; machine: Machine };
   config: Record<string, number | string | boolean>;
-  creates?: { server: LoadResult; etcd: LoadResult };
-  gets?: { server: LoadResult; etcd: LoadResult };
+  /** Medians of alternating rounds (every round inside). */
+  creates?: { server: Rounds; etcd: Rounds };
+  gets?: { server: Rounds; etcd: Rounds };
+  /** Read-modify-write: GET then PUT (server), range then compare-mod-revision txn (etcd). */
+  updates?: { server: Rounds; etcd: Rounds };
   bareHttpGets?: { server: LoadResult; bare: LoadResult };
   lists?: Record<'unpaged' | 'paged' | 'rv0', { server: ListResult; etcd: ListResult }>;
   /** GET and full-list passes per response format (JSON, Protobuf, CBOR). */
@@ -65,17 +70,30 @@ export interface Target {
   met: boolean;
 }
 
+/** Issue 14's budgets of apiserver CPU per operation (ms), as measured by the bench. */
+export const cpuTargetsMs = { create: 0.16, get: 0.08, update: 0.3 } as const;
+
+const cpuTarget = (op: keyof typeof cpuTargetsMs, x: Rounds): Target => ({
+  name: `apiserver CPU per ${op === 'update' ? 'update (GET + PUT)' : op}`,
+  target: `≤ ${cpuTargetsMs[op]} ms`,
+  value: `${x.cpuMsPerOp.toFixed(3)} ms`,
+  met: x.cpuMsPerOp <= cpuTargetsMs[op],
+});
+
 export function evaluateTargets(r: Results): Target[] {
   const t: Target[] = [];
   const ratio = (a: number, b: number): number => a / b;
   if (r.creates) {
     const x = ratio(r.creates.server.opsPerSec, r.creates.etcd.opsPerSec);
     t.push({ name: 'creates/s vs etcd create-if-absent txns', target: '≥ 0.5 × etcd', value: `${x.toFixed(2)} × etcd`, met: x >= 0.5 });
+    t.push(cpuTarget('create', r.creates.server));
   }
   if (r.gets) {
     const x = ratio(r.gets.server.opsPerSec, r.gets.etcd.opsPerSec);
     t.push({ name: 'GETs/s vs etcd get', target: '≥ 1 × etcd', value: `${x.toFixed(2)} × etcd`, met: x >= 1 });
+    t.push(cpuTarget('get', r.gets.server));
   }
+  if (r.updates) t.push(cpuTarget('update', r.updates.server));
   if (r.lists) {
     const x = ratio(r.lists.rv0.server.opsPerSec, r.lists.rv0.etcd.opsPerSec);
     t.push({ name: 'resourceVersion=0 lists/s vs etcd range', target: '≥ 1 × etcd', value: `${x.toFixed(2)} × etcd`, met: x >= 1 });
@@ -172,17 +190,38 @@ export function renderTable(r: Results): string {
     return t ? [t.target, t.met ? 'yes' : 'NO'] : ['', ''];
   };
   const cpuRows: string[][] = [['measurement (CPU seconds: apiserver/etcd/bench)', 'svc-apiserver run', 'etcd run']];
+  // Median round; the CPU row is each side's own process per op (apiserver / etcd), median over rounds.
+  const cpuPerOpRow = (label: string, s: Rounds, e: Rounds, op: keyof typeof cpuTargetsMs): string[] => [
+    `  ${label}: CPU per op, apiserver / etcd (ms; rounds ${s.roundsCpuMsPerOp.join(', ')})`,
+    s.cpuMsPerOp.toFixed(3),
+    e.cpuMsPerOp.toFixed(3),
+    '',
+    ...targetFor(cpuTarget(op, s).name),
+  ];
+  const rates = (x: Rounds): string => x.rounds.map((y) => num(y.opsPerSec)).join(', ');
   if (r.creates) {
     const { server: s, etcd: e } = r.creates;
-    rows.push([`creates/s (${r.config.concurrency} in flight, ${s.ops} objects)`, num(s.opsPerSec), num(e.opsPerSec), (s.opsPerSec / e.opsPerSec).toFixed(2), ...targetFor('creates/s vs etcd create-if-absent txns')]);
+    rows.push([`creates/s (${r.config.concurrency} in flight, ${s.rounds.length} rounds of ~${s.ops})`, num(s.opsPerSec), num(e.opsPerSec), (s.opsPerSec / e.opsPerSec).toFixed(2), ...targetFor('creates/s vs etcd create-if-absent txns')]);
     rows.push(['  create latency p50 / p99 (ms)', `${s.latencyMs.p50} / ${s.latencyMs.p99}`, `${e.latencyMs.p50} / ${e.latencyMs.p99}`, '', '', '']);
-    cpuRows.push(['creates', cpuCell(s.cpu), cpuCell(e.cpu)]);
+    rows.push(cpuPerOpRow('create', s, e, 'create'));
+    rows.push(['  creates/s per round', rates(s), rates(e), '', '', '']);
+    cpuRows.push(['creates (median round)', cpuCell(s.cpu), cpuCell(e.cpu)]);
   }
   if (r.gets) {
     const { server: s, etcd: e } = r.gets;
-    rows.push([`GETs/s (${r.config.concurrency} in flight, ${r.config.getSeconds} s)`, num(s.opsPerSec), num(e.opsPerSec), (s.opsPerSec / e.opsPerSec).toFixed(2), ...targetFor('GETs/s vs etcd get')]);
+    rows.push([`GETs/s (${r.config.concurrency} in flight, ${s.rounds.length} rounds of ${r.config.getSeconds} s)`, num(s.opsPerSec), num(e.opsPerSec), (s.opsPerSec / e.opsPerSec).toFixed(2), ...targetFor('GETs/s vs etcd get')]);
     rows.push(['  GET latency p50 / p99 (ms)', `${s.latencyMs.p50} / ${s.latencyMs.p99}`, `${e.latencyMs.p50} / ${e.latencyMs.p99}`, '', '', '']);
-    cpuRows.push(['GETs', cpuCell(s.cpu), cpuCell(e.cpu)]);
+    rows.push(cpuPerOpRow('GET', s, e, 'get'));
+    rows.push(['  GETs/s per round', rates(s), rates(e), '', '', '']);
+    cpuRows.push(['GETs (median round)', cpuCell(s.cpu), cpuCell(e.cpu)]);
+  }
+  if (r.updates) {
+    const { server: s, etcd: e } = r.updates;
+    rows.push([`read-modify-write updates/s (${r.config.concurrency} in flight, ${s.rounds.length} rounds of ${s.ops})`, num(s.opsPerSec), num(e.opsPerSec), (s.opsPerSec / e.opsPerSec).toFixed(2), '', '']);
+    rows.push(['  update latency p50 / p99 (ms)', `${s.latencyMs.p50} / ${s.latencyMs.p99}`, `${e.latencyMs.p50} / ${e.latencyMs.p99}`, '', '', '']);
+    rows.push(cpuPerOpRow('update (GET + PUT)', s, e, 'update'));
+    rows.push(['  updates/s per round', rates(s), rates(e), '', '', '']);
+    cpuRows.push(['updates (median round)', cpuCell(s.cpu), cpuCell(e.cpu)]);
   }
   if (r.lists) {
     const names = { unpaged: 'unpaged', paged: `paged limit=${r.config.pageSize}`, rv0: 'resourceVersion=0' } as const;
@@ -221,8 +260,11 @@ export function renderTable(r: Results): string {
     ]);
     rows.push(['  apiserver heap-used growth per object', `${m.heapPerObjectBytes} B`, '', '', '', '']);
   }
+  const m = r.environment.machine;
+  let out = `${m.cpuModel}, ${m.cpus} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Linux ${m.kernel}; node ${r.environment.node}; ${r.environment.etcd}; commit ${m.commit.slice(0, 12)}${m.dirty ? ' (with uncommitted changes)' : ''}\n`;
+  out += `load average (1/5/15 min) at start ${m.loadAtStart.join(' / ')}, at end ${(m.loadAtEnd ?? []).join(' / ')}: above ${m.cpus} means others' work shared the cores\n\n`;
   // Only the header when no side-by-side phase ran (e.g. --phases=authz).
-  let out = rows.length > 1 ? table(rows) : '';
+  out += rows.length > 1 ? table(rows) : '';
   if (r.watch) {
     const tenths = (w: WatchResult): string => w.latencyByTenthMs.map((p) => Math.round(p.p99)).join(' ');
     out += `\n\nWatch delivery p99 (ms) per tenth of the updates, in send order:\n  svc-apiserver: ${tenths(r.watch.server)}\n  etcd:          ${tenths(r.watch.etcd)}`;
@@ -320,6 +362,7 @@ function csrTable(c: CsrResult): string {
 }
 
 const notes = [
+  'Creates, GETs and updates: the median of alternating rounds (server then etcd, then etcd then server, …); CPU per op is the process\'s CPU time (/proc, 10 ms ticks) over the round ÷ its operations, median over rounds. An update is a GET plus a PUT.',
   'One etcd (data dir on tmpfs) serves both sides; the raw side uses /bench-raw/ keys and the apiserver\'s own stored bytes.',
   'Both clients run in the bench process on the same cores: CPU seconds show when the bench itself (e.g. the etcd3 client) is the limit.',
   'resourceVersion=0: the server answers from its watch cache (decoding and encoding every item); the etcd side is a serializable range.',

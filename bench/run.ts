@@ -1,11 +1,12 @@
 // `make bench`: starts its own etcd and svc-apiserver and measures both, side by side in one run,
-// on the same operations: creates, GETs, full lists (unpaged, paged, resourceVersion=0), watch
+// on the same operations: creates, GETs, read-modify-write updates (each the median of ≥ 3
+// alternating rounds, with the apiserver's CPU per operation), full lists (unpaged, paged, resourceVersion=0), watch
 // fan-out, memory per stored object and per idle watcher, and what RBAC costs a GET (against a
 // second apiserver with AlwaysAllow), and certificate issuance through svc-controller-manager
 // (CSR created → issued, and signatures/s). Prints a table with ratios
 // (server ÷ etcd) and writes JSON to bench/results/. Flags: --key=value (see `defaults`).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
@@ -21,9 +22,12 @@ import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './et
 import type { HttpsClient } from './httpsClient';
 import { runLoad, sleep, Pids } from './load';
 import { runStartup } from './startup';
+import { currentLoad, describeMachine } from './machine';
 import { benchNamespace, objectName, warmupNamespace } from './objects';
 import { evaluateTargets, renderTable, Results, writeResults } from './report';
+import { alternate } from './rounds';
 import { ensureNamespace, ListMode, serverCreates, serverGets, serverListOnce, serverLists } from './serverLoad';
+import { etcdUpdates, serverUpdates } from './updates';
 import { etcdWatchers, serverWatchers } from './watchers';
 
 const defaults = {
@@ -34,7 +38,12 @@ const defaults = {
   /** Warm-up creates per side (another namespace / key prefix). */
   warmupCreates: 1000,
   warmupSeconds: 2,
-  getSeconds: 10,
+  /** Per round (creates are split across the rounds: objects ÷ rounds each). */
+  getSeconds: 5,
+  /** Alternating rounds (server, etcd, then etcd, server, …) of creates, GETs and updates; the median is reported. */
+  rounds: 3,
+  /** Read-modify-write updates (GET + PUT) per round. */
+  rmwUpdates: 2000,
   listIterations: 10,
   pageSize: 500,
   watchers: 500,
@@ -72,7 +81,7 @@ const defaults = {
   quick: false,
   /** Starts of each kind in the startup phase (--ephemeral, in-process test server, etcd + server). */
   startupRuns: 5,
-  /** Which measurements: all, or a comma list of startup,creates,gets,lists,formats,bare,watch,tracking,policies,authz,csr (gets, lists, formats and bare imply creates). */
+  /** Which measurements: all, or a comma list of startup,creates,gets,updates,lists,formats,bare,watch,tracking,policies,authz,csr (gets, updates, lists, formats and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -98,7 +107,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 3, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000 };
+    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 2, rmwUpdates: 500, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -124,7 +133,7 @@ async function steadyRss(pid: number): Promise<number> {
   return v.sort((a, b) => a - b)[2];
 }
 
-const allPhases = ['startup', 'creates', 'gets', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];
+const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];
 /** Phases that need the shared etcd + apiserver cluster (startup starts its own servers). */
 const clusterPhases = allPhases.filter((p) => p !== 'startup');
 
@@ -144,7 +153,7 @@ interface Ctx {
 async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<void> {
   const phases = new Set(cfg.phases === 'all' ? clusterPhases : cfg.phases.split(',').filter((p) => p !== 'startup'));
   if (phases.has('bare')) phases.add('gets');
-  if (phases.has('gets') || phases.has('lists') || phases.has('formats')) phases.add('creates');
+  if (phases.has('gets') || phases.has('updates') || phases.has('lists') || phases.has('formats')) phases.add('creates');
 
   const api = cluster.client;
   const pids = { apiserver: cluster.apiserverPid, etcd: cluster.etcdPid };
@@ -189,20 +198,40 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   const heap0 = await heapUsed(api);
   const etcdRss0 = await steadyRss(pids.etcd);
 
-  step(`creates: ${N} per side, ${C} in flight`);
-  const createsServer = await serverCreates(api, pids, benchNamespace, 0, N, C, cfg.pad);
-  const createsEtcd = await etcdCreates(etcd, pids, benchNamespace, ctx.template, ctx.templateName, 0, N, C);
-  results.creates = { server: createsServer, etcd: createsEtcd };
-  if (createsServer.errors || createsEtcd.errors) throw new Error(`create errors: ${createsServer.firstError ?? createsEtcd.firstError}`);
+  const R = cfg.rounds;
+  // Round r creates objects [first(r), first(r + 1)) on each side.
+  const first = (r: number): number => Math.floor((r * N) / R);
+  step(`creates: ${N} per side in ${R} alternating rounds, ${C} in flight`);
+  const creates = await alternate(
+    R,
+    (r) => serverCreates(api, pids, benchNamespace, first(r), first(r + 1) - first(r), C, cfg.pad),
+    (r) => etcdCreates(etcd, pids, benchNamespace, ctx.template, ctx.templateName, first(r), first(r + 1) - first(r), C),
+  );
+  results.creates = creates;
+  const createErrors = [...creates.server.rounds, ...creates.etcd.rounds].find((x) => x.errors);
+  if (createErrors) throw new Error(`create errors: ${createErrors.firstError}`);
   await sleep(1000);
   const rssCreated = await steadyRss(pids.apiserver);
 
   if (phases.has('gets')) {
-    step(`GETs: ${cfg.getSeconds} s per side, ${C} in flight`);
-    results.gets = {
-      server: await serverGets(api, pids, benchNamespace, N, C, cfg.getSeconds),
-      etcd: await etcdGets(etcd, pids, benchNamespace, N, C, cfg.getSeconds),
-    };
+    step(`GETs: ${R} alternating rounds of ${cfg.getSeconds} s per side, ${C} in flight`);
+    results.gets = await alternate(
+      R,
+      () => serverGets(api, pids, benchNamespace, N, C, cfg.getSeconds),
+      () => etcdGets(etcd, pids, benchNamespace, N, C, cfg.getSeconds),
+    );
+  }
+
+  if (phases.has('updates')) {
+    const U = cfg.rmwUpdates;
+    step(`read-modify-write updates: ${R} alternating rounds of ${U} per side, ${C} in flight`);
+    results.updates = await alternate(
+      R,
+      (r) => serverUpdates(api, pids, benchNamespace, N, r * U, U, C),
+      (r) => etcdUpdates(etcd, pids, benchNamespace, N, r * U, U, C),
+    );
+    const updateErrors = [...results.updates.server.rounds, ...results.updates.etcd.rounds].find((x) => x.errors);
+    if (updateErrors) throw new Error(`update errors: ${updateErrors.firstError}`);
   }
 
   if (phases.has('lists')) {
@@ -377,14 +406,16 @@ async function csrPhase(ctx: Ctx): Promise<void> {
 async function main(): Promise<number> {
   const cfg = parseArgs(process.argv.slice(2));
   const etcdBin = findEtcdBinary();
+  const machine = describeMachine(repoRoot);
   const results: Results = {
     startedAt: new Date().toISOString(),
     durationSeconds: 0,
     environment: {
       node: process.version,
-      cpus: cpus().length,
+      cpus: machine.cpus,
       etcd: execFileSync(etcdBin, ['--version'], { encoding: 'utf8' }).split('\n')[0],
       etcdDataDir: '',
+      machine,
     },
     config: Object.fromEntries(Object.entries(cfg).filter(([k]) => k !== 'out')),
   };
@@ -394,6 +425,7 @@ async function main(): Promise<number> {
     if (finished) return '';
     finished = true;
     results.durationSeconds = Math.round((Date.now() - t0) / 1000);
+    machine.loadAtEnd = currentLoad();
     results.targets = evaluateTargets(results);
     const file = writeResults(cfg.out, results);
     process.stdout.write(`\n${renderTable(results)}\n\nTargets:\n`);

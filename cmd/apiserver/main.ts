@@ -179,6 +179,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
     cacheMetrics: (r): WatchCacheMetrics => ({
       onEventsReceived: (n) => metrics.watchCacheEventsReceived.inc(r, n),
       onRevision: (rev) => metrics.watchCacheResourceVersion.set(r, rev),
+      onConsistentRead: (success, fallback) => metrics.watchCacheConsistentReads.inc({ ...r, success: String(success), fallback: String(fallback) }),
     }),
   });
   const namespaces = stores.find((s) => s.resource.resource === 'namespaces');

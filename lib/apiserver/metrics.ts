@@ -48,6 +48,7 @@ export class ApiServerMetrics {
   readonly watchEvents: Counter<string>;
   readonly watchEventSizes: Histogram<string>;
   readonly watchCacheEventsReceived: Counter<string>;
+  readonly watchCacheConsistentReads: Counter<string>;
   readonly watchCacheResourceVersion: Gauge<string>;
   readonly requestedDeprecatedApis: Gauge<string>;
   /** Upstream's validating admission policy metrics (policy/validating/metrics). */
@@ -118,6 +119,12 @@ export class ApiServerMetrics {
       name: 'apiserver_watch_cache_events_received_total',
       help: 'Counter of events received in watch cache broken by resource type.',
       labelNames: ['group', 'resource'],
+      registers: [this.registry],
+    });
+    this.watchCacheConsistentReads = new Counter({
+      name: 'apiserver_watch_cache_consistent_read_total',
+      help: 'Counter for consistent reads from cache.',
+      labelNames: ['group', 'resource', 'success', 'fallback'],
       registers: [this.registry],
     });
     this.watchCacheResourceVersion = new Gauge({

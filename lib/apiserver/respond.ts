@@ -6,6 +6,7 @@ import type { Status } from '../api';
 import { encodeCBOR, encodeCBORItem, encodeCBORList } from '../codec/cborEncode';
 import { encodeProtobuf } from '../codec/protobuf';
 import type { ObjectSchema } from '../api/schema';
+import { RawJson } from '../codec/rawJson';
 import { ApiError, errors } from '../machinery/errors';
 import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
@@ -67,7 +68,7 @@ function compactJson(value: unknown): string {
   if (typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items)) {
     const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
     const head = JSON.stringify(rest);
-    const body = items.map(stringifyShared).join(',');
+    const body = items.map((item) => (item instanceof RawJson ? item.json : stringifyShared(item))).join(',');
     return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[${body}]}`;
   }
   return JSON.stringify(value);
@@ -128,12 +129,24 @@ export function cborBody(value: unknown, schemas: KindSchemas | undefined): Buff
   }
   return body;
 }
+// A shared frozen object served whole (a GET of a memoised revision) keeps its JSON body bytes.
+const sharedJsonBody = new WeakMap<object, Buffer>();
 
 export function serialize(value: unknown, out: OutputFormat): Buffer {
   if (out.format === 'protobuf') return protobufBody(value, out.schemas);
   if (out.format === 'cbor') return cborBody(value, out.schemas);
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
-  return Buffer.from(out.pretty ? `${JSON.stringify(value, null, 2)}\n` : compactJson(value));
+  if (out.pretty) return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+  if (value instanceof RawJson) return Buffer.from(value.json);
+  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
+    let body = sharedJsonBody.get(value);
+    if (!body) {
+      body = Buffer.from(stringifyShared(value));
+      sharedJsonBody.set(value, body);
+    }
+    return body;
+  }
+  return Buffer.from(compactJson(value));
 }
 
 export function writeBody(

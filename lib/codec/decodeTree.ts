@@ -39,16 +39,49 @@ const KEEP = Symbol('keep');
 const DELETE = Symbol('delete');
 type Outcome = unknown | typeof KEEP | typeof DELETE;
 
-interface Ctx {
-  /** Path used by strict errors: "spec.usages[0].x", "metadata.labels.app". */
-  strict: string;
-  /** Struct field names from the root, for type errors. */
-  fields: readonly string[];
-  /** Name of the innermost struct entered, for type errors. */
-  struct: string;
-}
-
 const childKey = (p: string, k: string): string => (p ? `${p}.${k}` : k);
+
+/**
+ * Where a value sits: a chain of steps, spelt out only when an error needs it (building the
+ * strings for every field of every body cost more than the rest of decoding).
+ */
+class Ctx {
+  constructor(
+    private readonly parent: Ctx | undefined,
+    /** A struct field, a map key, or a list index. */
+    private readonly step: string | number,
+    private readonly kind: 'root' | 'field' | 'key' | 'index',
+    /** Name of the innermost struct entered, for type errors. */
+    readonly struct: string,
+  ) {}
+
+  static root(): Ctx {
+    return new Ctx(undefined, '', 'root', '');
+  }
+  field(name: string, struct: string): Ctx {
+    return new Ctx(this, name, 'field', struct);
+  }
+  key(k: string): Ctx {
+    return new Ctx(this, k, 'key', this.struct);
+  }
+  index(i: number): Ctx {
+    return new Ctx(this, i, 'index', this.struct);
+  }
+
+  /** Path used by strict errors: "spec.usages[0].x", "metadata.labels.app". */
+  get strict(): string {
+    if (!this.parent) return '';
+    const p = this.parent.strict;
+    return this.kind === 'index' ? `${p}[${this.step}]` : childKey(p, String(this.step));
+  }
+
+  /** Struct field names from the root, for type errors. */
+  get fields(): readonly string[] {
+    const out: string[] = [];
+    for (let c: Ctx | undefined = this; c; c = c.parent) if (c.kind === 'field') out.push(String(c.step));
+    return out.reverse();
+  }
+}
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -94,7 +127,7 @@ class TreeDecoder {
       }
       if (seen.has(key)) this.strictError('duplicate field', childKey(ctx.strict, key));
       seen.add(key);
-      const sub: Ctx = { strict: childKey(ctx.strict, key), fields: [...ctx.fields, key], struct: structName };
+      const sub = ctx.field(key, structName);
       const r = this.value(child, field, out[key], sub, false);
       if (r === DELETE) delete out[key];
       else if (r !== KEEP) out[key] = r;
@@ -146,7 +179,7 @@ class TreeDecoder {
         const prev = Array.isArray(existing) ? existing : [];
         const out: unknown[] = [];
         n.items.forEach((item, i) => {
-          const r = this.value(item, f.items, prev[i], { ...ctx, strict: `${ctx.strict}[${i}]` }, true);
+          const r = this.value(item, f.items, prev[i], ctx.index(i), true);
           out.push(r === KEEP || r === DELETE ? (prev[i] !== undefined ? prev[i] : zeroOf(f.items)) : r);
         });
         return out;
@@ -159,7 +192,7 @@ class TreeDecoder {
           if (seen.has(k)) this.strictError('duplicate field', childKey(ctx.strict, k));
           seen.add(k);
           // Each map value starts from zero (Go reuses one zeroed element), so no merging here.
-          const r = this.value(v, f.values, undefined, { ...ctx, strict: childKey(ctx.strict, k) }, true);
+          const r = this.value(v, f.values, undefined, ctx.key(k), true);
           setOwn(out, k, r === KEEP || r === DELETE ? zeroOf(f.values) : r);
         }
         return out;
@@ -206,7 +239,7 @@ function zeroOf(f: FieldSchema): unknown {
 /** Decodes a parsed document into a plain object shaped by `schema`. */
 export function decodeTree(root: GoJsonNode, schema: ObjectSchema, opts: TreeDecodeOptions): TreeDecodeResult {
   const d = new TreeDecoder(opts.strict);
-  const top: Ctx = { strict: '', fields: [], struct: '' };
+  const top = Ctx.root();
   try {
     let value: Record<string, unknown> = {};
     if (root.kind === 'object') value = d.struct(root, schema, undefined, top);

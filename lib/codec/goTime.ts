@@ -48,24 +48,27 @@ function daysIn(month: number, year: number): number {
 }
 
 /** Milliseconds since the epoch, or throws TimeParseError with Go's message. */
+// [literal prefix, element] for each element of the RFC 3339 layout.
+const rfc3339Steps: ReadonlyArray<readonly [string, '2006' | '01' | '02' | '15' | '04' | '05']> = [
+  ['', '2006'],
+  ['-', '01'],
+  ['-', '02'],
+  ['T', '15'],
+  [':', '04'],
+  [':', '05'],
+];
+const rfc3339Ranges: Readonly<Record<string, readonly [number, number, string]>> = {
+  '01': [1, 12, 'month'],
+  '15': [0, 23, 'hour'],
+  '04': [0, 59, 'minute'],
+  '05': [0, 59, 'second'],
+};
+
 export function parseGoRFC3339(value: string): number {
   let v = value;
   const fields: number[] = [];
-  // [literal prefix, element, fixed width] for each element of the RFC 3339 layout.
-  const steps: Array<[string, '2006' | '01' | '02' | '15' | '04' | '05']> = [
-    ['', '2006'],
-    ['-', '01'],
-    ['-', '02'],
-    ['T', '15'],
-    [':', '04'],
-    [':', '05'],
-  ];
-  const ranges: Record<string, [number, number, string]> = {
-    '01': [1, 12, 'month'],
-    '15': [0, 23, 'hour'],
-    '04': [0, 59, 'minute'],
-    '05': [0, 59, 'second'],
-  };
+  const steps = rfc3339Steps;
+  const ranges = rfc3339Ranges;
   for (const [prefix, elem] of steps) {
     if (prefix) {
       if (v.length === 0 || v[0] !== prefix) throw new TimeParseError(value, v, prefix);
@@ -125,13 +128,22 @@ export function formatRFC3339(ms: number): string {
   return `${year}-${p2(d.getUTCMonth() + 1)}-${p2(d.getUTCDate())}T${p2(d.getUTCHours())}:${p2(d.getUTCMinutes())}:${p2(d.getUTCSeconds())}Z`;
 }
 
+const canonicalTimes = new Map<string, string | undefined>();
+
 /** The canonical wire form of a timestamp, or undefined when Go could not parse it. */
 export function canonicalTime(value: string): string | undefined {
+  // Every normalisation of every object asks for its timestamps again: most are the same few.
+  const known = canonicalTimes.get(value);
+  if (known !== undefined || canonicalTimes.has(value)) return known;
+  let t: string | undefined;
   try {
-    return formatRFC3339(parseGoRFC3339(value));
+    t = formatRFC3339(parseGoRFC3339(value));
   } catch {
-    return undefined;
+    t = undefined;
   }
+  if (canonicalTimes.size >= 1024) canonicalTimes.clear();
+  canonicalTimes.set(value, t);
+  return t;
 }
 
 /** Microseconds within the second as written in a timestamp's fraction (Go keeps them; Time drops them). */

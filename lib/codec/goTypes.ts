@@ -5,9 +5,16 @@ import type { FieldSchema, ObjectSchema } from '../api/schema';
 
 /** "io.svc.api.core.v1.Namespace" → "Namespace" (reflect.Type.Name()). */
 export function goStructName(schema: ObjectSchema): string {
-  const parts = schema.name.split('.');
-  return parts[parts.length - 1];
+  let name = structNames.get(schema);
+  if (name === undefined) {
+    const parts = schema.name.split('.');
+    name = parts[parts.length - 1];
+    structNames.set(schema, name);
+  }
+  return name;
 }
+// Asked for every struct of every decoded body.
+const structNames = new WeakMap<ObjectSchema, string>();
 
 /** "io.svc.api.core.v1.Namespace" → "v1.Namespace" (reflect.Type.String()). */
 export function goStructType(schema: ObjectSchema): string {

@@ -7,6 +7,7 @@ export * from './encode';
 export * from './mediaType';
 export * from './negotiate';
 export * from './schemas';
+export { RawJson } from './rawJson';
 export { fromPlain, parseJSON, JSONSyntaxError, toPlain } from './jsonTree';
 export type { JNode } from './jsonTree';
 export { parseYAML, YAMLSyntaxError } from './yamlTree';

@@ -143,13 +143,36 @@ function field(v: unknown, f: FieldSchema, emit: boolean, zeroEmpty: boolean): u
   }
 }
 
+/** What struct() needs per field, worked out once per schema (it runs for every object served). */
+interface FieldPlan {
+  name: string;
+  f: FieldSchema;
+  emit: boolean;
+  zeroEmpty: boolean;
+}
+
+const planCache = new WeakMap<ObjectSchema, FieldPlan[]>();
+
+function planOf(schema: ObjectSchema): FieldPlan[] {
+  let plan = planCache.get(schema);
+  if (!plan) {
+    plan = emissionOrder(schema).map((name) => {
+      const f = schema.fields[name];
+      return { name, f, emit: Boolean(f.alwaysEmit || f.required), zeroEmpty: zeroIsEmpty.has(`${schema.name}.${name}`) };
+    });
+    planCache.set(schema, plan);
+  }
+  return plan;
+}
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
 function struct(v: Record<string, unknown>, schema: ObjectSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of emissionOrder(schema)) {
-    const f = schema.fields[name];
-    const raw = Object.prototype.hasOwnProperty.call(v, name) ? v[name] : undefined;
-    const r = field(raw, f, Boolean(f.alwaysEmit || f.required), zeroIsEmpty.has(`${schema.name}.${name}`));
-    if (r !== OMIT) out[name] = r;
+  for (const p of planOf(schema)) {
+    const raw = hasOwnProperty.call(v, p.name) ? v[p.name] : undefined;
+    const r = field(raw, p.f, p.emit, p.zeroEmpty);
+    if (r !== OMIT) out[p.name] = r;
   }
   return out;
 }

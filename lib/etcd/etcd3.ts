@@ -21,6 +21,7 @@ import {
   ConflictError,
   FutureRevisionError,
   GetResult,
+  GuaranteedUpdateOptions,
   KeyExistsError,
   KeyValue,
   ListOptions,
@@ -105,17 +106,43 @@ export class Etcd3Storage implements Storage, CompactionStore {
   guaranteedUpdate(
     key: string,
     tryUpdate: (current: KeyValue | null) => Uint8Array | null | Promise<Uint8Array | null>,
-    opts: { expectedModRevision?: number; ignoreNotFound?: boolean } = {},
+    opts: GuaranteedUpdateOptions = {},
   ): Promise<KeyValue> {
     return this.observed('update', key, async () => {
       const k = Buffer.from(key);
-      let current: KeyValue | null = (await this.range({ key: k }, key)).kvs.map(toKeyValue)[0] ?? null;
+      const read = async (): Promise<KeyValue | null> => (await this.range({ key: k }, key)).kvs.map(toKeyValue)[0] ?? null;
+      // A suggested value saves the read; whatever it decides short of a successful
+      // compare-and-swap is decided again on etcd's value (upstream's origStateIsCurrent).
+      // (Not with expectedModRevision: a stale suggestion could run tryUpdate where a read would have refused.)
+      let suggested = opts.suggestion !== undefined && opts.expectedModRevision === undefined;
+      let current: KeyValue | null = suggested ? (opts.suggestion ?? null) : await read();
+      const refresh = async (): Promise<void> => {
+        suggested = false;
+        current = await read();
+      };
       for (;;) {
-        if (!current && !opts.ignoreNotFound) throw new NotFoundError(`key not found: ${key}`, key);
-        const seen = current?.modRevision ?? 0;
+        if (!current && !opts.ignoreNotFound) {
+          if (suggested) {
+            await refresh();
+            continue;
+          }
+          throw new NotFoundError(`key not found: ${key}`, key);
+        }
+        const seen: number = current?.modRevision ?? 0;
         if (opts.expectedModRevision !== undefined && seen !== opts.expectedModRevision) throw new ConflictError(key, seen);
-        const next = await tryUpdate(current);
+        let next: Uint8Array | null;
+        try {
+          next = await tryUpdate(current);
+        } catch (err) {
+          if (!suggested) throw err;
+          await refresh();
+          continue;
+        }
         if (next === null || (current && bytesEqual(next, current.value))) {
+          if (suggested) {
+            await refresh();
+            continue;
+          }
           if (!current) throw new NotFoundError(`key not found: ${key}`, key);
           return current;
         }
@@ -132,6 +159,7 @@ export class Etcd3Storage implements Storage, CompactionStore {
           const rev = res.header.revision;
           return { key, value: next, modRevision: rev, createRevision: current?.createRevision ?? rev };
         }
+        suggested = false;
         current = firstKv(res);
       }
     });

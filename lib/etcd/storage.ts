@@ -83,6 +83,18 @@ export interface Watch {
   close(): void;
 }
 
+export interface GuaranteedUpdateOptions {
+  expectedModRevision?: number;
+  ignoreNotFound?: boolean;
+  /**
+   * A recent value of the key (the watch cache's; null: absent there) that a store may try first
+   * instead of reading the key (upstream's cached existing object). Only an optimisation: any
+   * decision taken on it (not found, a conflict, tryUpdate throwing or changing nothing) is taken
+   * again on the store's current value before it stands, and the write compares mod revisions.
+   */
+  suggestion?: KeyValue | null;
+}
+
 export interface Storage {
   get(key: string, opts?: { revision?: number }): Promise<GetResult>;
   /** All keys starting with prefix (which normally ends with '/'), in key order. */
@@ -102,7 +114,7 @@ export interface Storage {
   guaranteedUpdate(
     key: string,
     tryUpdate: (current: KeyValue | null) => Uint8Array | null | Promise<Uint8Array | null>,
-    opts?: { expectedModRevision?: number; ignoreNotFound?: boolean },
+    opts?: GuaranteedUpdateOptions,
   ): Promise<KeyValue>;
   /**
    * Deletes the key. validate (optional) sees the current value and may throw to abort

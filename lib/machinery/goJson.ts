@@ -209,25 +209,41 @@ class Parser {
     return utf8.decode(this.b.subarray(start, this.pos));
   }
 
+  /** Bytes [start, end) as text; short ASCII runs (most keys and values) without a TextDecoder call. */
+  private text(start: number, end: number, ascii: boolean): string {
+    if (ascii && end - start <= 64) return String.fromCharCode.apply(null, this.b.subarray(start, end) as unknown as number[]);
+    return utf8.decode(this.b.subarray(start, end));
+  }
+
   private string(): string {
-    this.pos++;
+    const b = this.b;
+    const n = b.length;
+    let pos = ++this.pos;
     let out = '';
-    let runStart = this.pos;
+    let runStart = pos;
+    let ascii = true;
     for (;;) {
-      const c = this.peek();
-      if (c === -1) this.fail('in string literal');
+      if (pos >= n) {
+        this.pos = pos;
+        this.fail('in string literal');
+      }
+      const c = b[pos];
       if (c === 0x22) {
-        out += utf8.decode(this.b.subarray(runStart, this.pos));
-        this.pos++;
+        out += this.text(runStart, pos, ascii);
+        this.pos = pos + 1;
         return out;
       }
-      if (c < 0x20) this.fail('in string literal');
       if (c !== 0x5c) {
-        this.pos++;
+        if (c < 0x20) {
+          this.pos = pos;
+          this.fail('in string literal');
+        }
+        if (c >= 0x80) ascii = false;
+        pos++;
         continue;
       }
-      out += utf8.decode(this.b.subarray(runStart, this.pos));
-      this.pos++;
+      out += this.text(runStart, pos, ascii);
+      this.pos = pos + 1;
       const e = this.peek();
       const simple = simpleEscapes[e];
       if (simple !== undefined) {
@@ -251,7 +267,8 @@ class Parser {
           } else out = `${out.slice(0, -1)}\ufffd`;
         } else if (last >= 0xdc00 && last <= 0xdfff) out = `${out.slice(0, -1)}\ufffd`;
       } else this.fail('in string escape code');
-      runStart = this.pos;
+      pos = runStart = this.pos;
+      ascii = true;
     }
   }
 

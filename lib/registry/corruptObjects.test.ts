@@ -50,11 +50,11 @@ describe('reading a corrupt object', () => {
     expect(e.status.message).toMatch(new RegExp(`^Internal error occurred: ${escape(storageError('bad', rev))}`));
   });
 
-  test('list: 500 StorageReadError with one cause per corrupt key, readable items do not hide it', async () => {
+  test.each([false, true])('list (rawJson %s): 500 StorageReadError with one cause per corrupt key, readable items do not hide it', async (rawJson) => {
     await writeReadable('a-good');
     const r1 = await writeGarbage('b-bad');
     const r2 = await writeGarbage('c-bad');
-    const e = await failure(listObjects(csr, { namespace: '', source: { kind: 'latest' }, limit: 0, predicate: everything }));
+    const e = await failure(listObjects(csr, { namespace: '', source: { kind: 'latest' }, limit: 0, predicate: everything, rawJson }));
     expect(e.status).toMatchObject({
       code: 500,
       reason: 'StorageReadError',

@@ -3,17 +3,17 @@
 // (frozen, read-only) between them; serialisers can then memoise its JSON by identity.
 import type { ApiObject } from '../api';
 
-export class DecodedObjectMemo {
-  private readonly entries = new Map<string, ApiObject>();
+export class DecodedObjectMemo<T extends object = ApiObject> {
+  private readonly entries = new Map<string, T>();
 
   constructor(private readonly capacity = 4096) {}
 
   /** The decoded object for (key, revision), decoding at most once while it stays in the memo. */
-  get(key: string, revision: number, decode: () => ApiObject): ApiObject {
+  get(key: string, revision: number, decode: () => T): T {
     const id = `${revision}\u0000${key}`;
     let obj = this.entries.get(id);
     if (!obj) {
-      obj = Object.freeze(decode()) as ApiObject;
+      obj = Object.freeze(decode());
       this.entries.set(id, obj);
       if (this.entries.size > this.capacity) {
         // Maps iterate in insertion order: the first key is the oldest.

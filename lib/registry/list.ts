@@ -28,6 +28,11 @@ export interface ListRequest {
   /** 0 = unlimited. */
   limit: number;
   predicate: SelectionPredicate;
+  /**
+   * Items as RawJson (the compact JSON output path): no decoded tree is built or kept for them
+   * unless a selector needs one. Only for output that is written as JSON without indentation.
+   */
+  rawJson?: boolean;
 }
 
 const maxFetch = 10000;
@@ -80,7 +85,9 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
         lastKey = kv.key;
         let obj: ApiObject;
         try {
-          obj = store.decodeListItem(kv);
+          if (!req.predicate.everything && !req.predicate.matches(store.decodeListItem(kv))) continue;
+          // A RawJson stands in for the item: the JSON writer splices its text (list items are never read here after).
+          obj = req.rawJson ? (store.listItemJson(kv) as unknown as ApiObject) : store.decodeListItem(kv);
         } catch (e) {
           // Upstream reads on past undecodable items to name them all in one error.
           if (!(e instanceof CorruptObjectError)) throw e;
@@ -88,7 +95,6 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
           if (stop) break;
           continue;
         }
-        if (!req.predicate.matches(obj)) continue;
         items.push(obj);
         if (req.limit > 0 && items.length === req.limit) break;
       }

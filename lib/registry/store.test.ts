@@ -5,11 +5,12 @@ import { isApiError } from '../machinery/errors';
 import { parseLabelSelector } from '../machinery/labelSelector';
 import { FieldSelector } from '../machinery/fieldSelector';
 import { builtinStrategies } from './builtin';
+import { RawJson } from '../codec/rawJson';
 import { listObjects } from './list';
 import { everything, selectionPredicate } from './predicate';
 import { FakeClock } from '../watchcache/testing/fakeClock';
 import { createStores, systemContext } from './stores';
-import type { GenericStore } from './store';
+import { replacementWith, type GenericStore } from './store';
 import { watchObjects, ApiWatchEvent } from './watch';
 
 let stores: GenericStore[];
@@ -106,6 +107,16 @@ describe('GenericStore', () => {
   });
 });
 
+test('replacementWith (a PUT body): the body is stored as sent, never mutated; a stale resourceVersion is 409', async () => {
+  const created = await sa.create(ctx, { metadata: { name: 'put-me' } });
+  const body = { metadata: { name: 'put-me', resourceVersion: created.metadata!.resourceVersion, labels: { a: 'b' } } };
+  const sent = JSON.stringify(body);
+  const { obj } = await sa.update(ctx, 'put-me', replacementWith(body));
+  expect(obj.metadata?.labels).toEqual({ a: 'b' });
+  expect(JSON.stringify(body)).toBe(sent);
+  expect(await code(sa.update(ctx, 'put-me', replacementWith(body)))).toBe(409);
+});
+
 describe('listObjects', () => {
   beforeEach(async () => {
     for (let i = 0; i < 10; i++) await sa.create(ctx, { metadata: { name: `s${i}`, labels: { odd: String(i % 2 === 1) } } });
@@ -121,6 +132,38 @@ describe('listObjects', () => {
     const second = await listObjects(sa, { namespace: 'team', source: { kind: 'continue', rv, start: key }, limit: 100, predicate: everything });
     expect(second.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
     expect(second.items.map((i) => i.metadata?.name)).toEqual(['s4', 's5', 's6', 's7', 's8', 's9']);
+  });
+
+  test.each([
+    ['everything', () => everything],
+    ['a label selector', () => selectionPredicate(parseLabelSelector('odd=true'), FieldSelector.everything(), (o) => sa.strategy.selectableFields(o))],
+  ])('rawJson items (%s) are the served objects\' JSON without kind and apiVersion, shared across lists and GETs', async (_n, pred) => {
+    const req = { namespace: 'team', source: { kind: 'latest' as const }, limit: 0, predicate: pred() };
+    const decoded = await listObjects(sa, req);
+    const raw = await listObjects(sa, { ...req, rawJson: true });
+    expect(raw.items.every((i) => i instanceof RawJson)).toBe(true);
+    const texts = (raw.items as unknown as RawJson[]).map((i) => i.json);
+    expect(texts.map((t) => JSON.parse(t) as unknown)).toEqual(decoded.items.map((i) => ({ ...i })));
+    // Upstream's field order (the GET's, resourceVersion in ObjectMeta's place), minus TypeMeta.
+    for (const [i, t] of texts.entries()) {
+      const name = decoded.items[i].metadata!.name!;
+      const got = (await sa.getServedJson(ctx, name)).json;
+      expect(got).toBe(`{"kind":"ServiceAccount","apiVersion":"v1",${t.slice(1)}`);
+      expect(got).toBe(JSON.stringify(sa.withTypeMeta(await sa.get(ctx, name))));
+    }
+    // A new revision is a new text.
+    await sa.update(ctx, 's1', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { odd: 'true', v: '2' } } }));
+    const after = await listObjects(sa, { ...req, rawJson: true });
+    const s1 = (after.items as unknown as RawJson[]).map((i) => JSON.parse(i.json) as { metadata: { name: string; labels: Record<string, string> } }).find((o) => o.metadata.name === 's1');
+    expect(s1?.metadata.labels.v).toBe('2');
+  });
+
+  test('every served kind writes kind, then apiVersion, first (the GET text is built on it)', () => {
+    for (const store of stores) {
+      const r = store.resource;
+      const json = JSON.stringify(store.withTypeMeta({ metadata: { name: 'x' } }));
+      expect(json.startsWith(`{"kind":"${r.kind}","apiVersion":"${r.group ? `${r.group}/` : ''}${r.version}",`)).toBe(true);
+    }
   });
 
   test('selectors fill the page and omit remainingItemCount', async () => {

@@ -13,6 +13,7 @@ import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { normalize } from '../codec/normalize';
+import { RawJson } from '../codec/rawJson';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
@@ -41,6 +42,15 @@ export interface StoreOptions {
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
 export type UpdatedObjectInfo = (current: ApiObject | null) => ApiObject | Promise<ApiObject>;
 
+const ignoresCurrent = new WeakSet<UpdatedObjectInfo>();
+
+/** The UpdatedObjectInfo of a PUT: the body, whatever is stored (the store need not copy the current object for it). */
+export function replacementWith(body: ApiObject): UpdatedObjectInfo {
+  const info: UpdatedObjectInfo = () => body;
+  ignoresCurrent.add(info);
+  return info;
+}
+
 export interface DeleteResult {
   /** What the DELETE answers: the object (still stored, or deleted) or a Status. */
   body: ApiObject | Status;
@@ -50,8 +60,15 @@ export interface DeleteResult {
 
 const generateNameAttempts = 8;
 
-/** Decoded list items kept per resource, so repeated lists neither parse nor serialise again. */
-const listItemMemoCapacity = 20000;
+/**
+ * Served objects kept per resource as JSON text (RawJson, about the JSON's size): GETs and JSON
+ * list items of a memoised revision neither parse nor serialise again. Decoded trees cost
+ * several times their JSON, so only small memos keep them: list items for selectors, Tables
+ * and Protobuf, and watch events (fanned out to every watcher at once).
+ */
+const servedJsonMemoCapacity = 20000;
+const listItemMemoCapacity = 4096;
+const servedMemoCapacity = 1024;
 
 export class GenericStore {
   readonly resource: ResourceInfo;
@@ -94,20 +111,50 @@ export class GenericStore {
     return decodeFromStorage(kv.key, kv.value, kv.modRevision);
   }
 
-  private readonly watchMemo = new DecodedObjectMemo();
+  /** Served objects (typed, normalised) of watch events, shared read-only by every watcher, and GETs not written as compact JSON. */
+  private readonly servedMemo = new DecodedObjectMemo(servedMemoCapacity);
+  /** GETs and list items written as compact JSON: the served object's JSON text only. */
+  private readonly servedJsonMemo = new DecodedObjectMemo<RawJson>(servedJsonMemoCapacity);
   private readonly listMemo = new DecodedObjectMemo(listItemMemoCapacity);
 
   /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
   decodeListItem(kv: KeyValue): ApiObject {
-    return this.listMemo.get(kv.key, kv.modRevision, () => {
-      const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
-      return rest as ApiObject;
+    return this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
+  }
+
+  /**
+   * A list item as JSON text, for lists written as JSON: the served object without kind and
+   * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept.
+   */
+  listItemJson(kv: KeyValue): RawJson {
+    return this.servedJsonMemo.get(kv.key, kv.modRevision, () => {
+      const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
+      return new RawJson(JSON.stringify(rest));
     });
+  }
+
+  /** `{"kind":"…","apiVersion":"…"`, as withTypeMeta's JSON begins (kind first, as upstream). */
+  private get typeMetaJsonHead(): string {
+    const r = this.resource;
+    const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
+    return (this.typeMetaHead ??= `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(apiVersion)}`);
+  }
+  private typeMetaHead: string | undefined;
+
+  /** The served (typed, normalised) object's compact JSON: TypeMeta, then the memoised list item's members. */
+  private servedJson(kv: KeyValue): RawJson {
+    const item = this.listItemJson(kv).json;
+    return new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`);
+  }
+
+  private listItemOf(kv: KeyValue): ApiObject {
+    const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
+    return rest as ApiObject;
   }
 
   /** A served (typed, normalised) object for a watch event, shared read-only between watchers. */
   decodeForWatch(key: string, value: Uint8Array, revision: number): ApiObject {
-    return this.watchMemo.get(key, revision, () => this.withTypeMeta(decodeFromStorage(key, value, revision)));
+    return this.servedMemo.get(key, revision, () => this.withTypeMeta(decodeFromStorage(key, value, revision)));
   }
 
   private keyFor(ctx: RequestContext, name: string): string {
@@ -121,15 +168,43 @@ export class GenericStore {
   // ---- get ----------------------------------------------------------------------------------
 
   /**
-   * Without a read option the read is a quorum read from etcd; `any` and `minRevision` are served
-   * by the watch cache when there is one (spec §4.5 item 6).
+   * Served by the watch cache when there is one (spec §4.5 item 6): without a read option as
+   * Most Recent (the cache once it reached etcd's current revision, read by a shared quorum
+   * read; etcd itself where the cache cannot tell), `any` and `minRevision` as the API says.
    */
   async get(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
+    return this.decodeOrFail(await this.readKv(ctx, name, read), name);
+  }
+
+  /**
+   * get() as served to a client: typed and normalised, frozen and shared with watch events and
+   * other GETs of the same revision (decoded and serialised once while it stays in the memo).
+   */
+  async getServed(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
+    const kv = await this.readKv(ctx, name, read);
+    try {
+      return this.decodeForWatch(kv.key, kv.value, kv.modRevision);
+    } catch (e) {
+      this.fail(e, name, 'get');
+    }
+  }
+
+  /** getServed() as its compact JSON text, memoised by revision without keeping the decoded tree. */
+  async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson> {
+    const kv = await this.readKv(ctx, name, read);
+    try {
+      return this.servedJson(kv);
+    } catch (e) {
+      this.fail(e, name, 'get');
+    }
+  }
+
+  private async readKv(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number }): Promise<KeyValue> {
     const key = this.keyFor(ctx, name);
     let res;
     try {
-      if (this.cache && (read.any || read.minRevision !== undefined)) {
-        res = await this.cache.getFromCache(key, { minRevision: read.minRevision });
+      if (this.cache) {
+        res = await this.cache.getFromCache(key, { minRevision: read.minRevision, consistent: !read.any && read.minRevision === undefined });
       } else {
         if (read.minRevision !== undefined) await waitForRevision(this.storage, read.minRevision);
         res = await this.storage.get(key);
@@ -138,7 +213,7 @@ export class GenericStore {
       this.fail(e, name, 'get');
     }
     if (!res.kv) throw errors.notFound(this.groupResource, name);
-    return this.decodeOrFail(res.kv, name);
+    return res.kv;
   }
 
   private decodeOrFail(kv: KeyValue, name: string): ApiObject {
@@ -153,7 +228,8 @@ export class GenericStore {
 
   /** Everything a create does before persisting: system fields, defaults, validation, admission. */
   private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false): Promise<ApiObject> {
-    const obj = this.withTypeMeta(structuredClone(input));
+    // normalize builds a new object all the way down: the input is never touched.
+    const obj = this.withTypeMeta(input);
     const meta = (obj.metadata ??= {});
     if (this.resource.namespaced) meta.namespace = ctx.namespace || meta.namespace;
     else delete meta.namespace;
@@ -227,8 +303,8 @@ export class GenericStore {
   }
 
   /**
-   * PUT and PATCH. Returns the stored object and whether it was created (PUT on a missing object
-   * for kinds that allow create-on-update).
+   * PUT and PATCH. Returns the stored object (typed in the served version, normalised) and
+   * whether it was created (PUT on a missing object for kinds that allow create-on-update).
    */
   async update(
     ctx: RequestContext,
@@ -240,6 +316,8 @@ export class GenericStore {
     const strategy = this.updateStrategy(ctx);
     let created = false;
     let deletedDuringUpdate = false;
+    /** The object the last compute() produced: what was written when the write succeeds. */
+    let written: { obj: ApiObject; bytes: Uint8Array } | undefined;
 
     const compute = async (current: KeyValue | null): Promise<ApiObject | 'unchanged' | 'delete'> => {
       created = false;
@@ -255,7 +333,8 @@ export class GenericStore {
         return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
       }
       const old = this.decode(current);
-      const obj = this.withTypeMeta(structuredClone(markManagedFieldsReset(await objInfo(structuredClone(old)))));
+      // normalize copies what objInfo returns, so neither it nor the caller's body is shared.
+      const obj = this.withTypeMeta(markManagedFieldsReset(await objInfo(ignoresCurrent.has(objInfo) ? old : structuredClone(old))));
       const meta = (obj.metadata ??= {});
       if (meta.name && meta.name !== name) {
         throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
@@ -305,7 +384,7 @@ export class GenericStore {
         this.fail(e, name, 'update');
       }
       const out = await compute(current);
-      if (out === 'unchanged' || out === 'delete') return { obj: this.decode(current!), created: false };
+      if (out === 'unchanged' || out === 'delete') return { obj: this.withTypeMeta(this.decode(current!)), created: false };
       return { obj: { ...out, metadata: { ...out.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
     }
 
@@ -314,13 +393,15 @@ export class GenericStore {
       kv = await this.storage.guaranteedUpdate(
         key,
         async (current) => {
+          written = undefined;
           const out = await compute(current);
           if (out === 'unchanged') return null;
           if (out === 'delete') {
             deletedDuringUpdate = true;
             return null;
           }
-          return this.encode(out);
+          written = { obj: out, bytes: this.encode(out) };
+          return written.bytes;
         },
         { ignoreNotFound: true },
       );
@@ -329,9 +410,11 @@ export class GenericStore {
     }
     if (deletedDuringUpdate) {
       const res = await this.finishDelete(ctx, name, kv);
-      return { obj: res, created: false };
+      return { obj: this.withTypeMeta(res), created: false };
     }
-    return { obj: this.decode(kv), created };
+    // The object just written is what a decode of the stored bytes would give (no second parse).
+    if (written && kv.value === written.bytes) return { obj: { ...written.obj, metadata: { ...written.obj.metadata, resourceVersion: String(kv.modRevision) } }, created };
+    return { obj: this.withTypeMeta(this.decode(kv)), created };
   }
 
   private shouldDeleteDuringUpdate(obj: ApiObject): boolean {

@@ -1,6 +1,7 @@
 // Options of a WatchCache: sizes, time limits, clock and metrics callbacks (no prom-client here).
 import type { Storage } from '../etcd/storage';
 import type { SetTimer } from './bookmarkSchedule';
+import type { Schedule } from './revisionReader';
 
 /** Metric callbacks; lib/watchcache never imports a metrics library. */
 export interface WatchCacheMetrics {
@@ -16,6 +17,13 @@ export interface WatchCacheMetrics {
   onInitialized?(revision: number, objects: number): void;
   /** Listing the prefix failed; the cache retries with backoff (reads go to the store meanwhile). */
   onInitializeFailed?(err: Error): void;
+  /**
+   * A consistent read the cache took on (upstream's apiserver_watch_cache_consistent_read_total):
+   * served from the cache (success, no fallback), failed, or answered by the store after the
+   * cache did not catch up in time (fallback). Reads sent to the store at once — cache not
+   * ready, or unordered progress replies — are not counted, as upstream.
+   */
+  onConsistentRead?(success: boolean, fallback: boolean): void;
   /** Current size of the event window (gauge). */
   onWindowSize?(events: number, bytes: number): void;
 }
@@ -65,6 +73,8 @@ export interface WatchCacheOptions {
   setTimer?: SetTimer;
   /** Jitter source of the bookmark schedule; default Math.random. */
   random?: () => number;
+  /** When a shared revision read for consistent reads is sent (default setImmediate: readers arriving together share it). */
+  schedule?: Schedule;
   metrics?: WatchCacheMetrics;
 }
 
@@ -84,10 +94,11 @@ export interface ResolvedOptions {
   now: () => number;
   setTimer: SetTimer;
   random: () => number;
+  schedule: Schedule;
   metrics: WatchCacheMetrics;
 }
 
-export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'schedule' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
   windowMinEvents: 100,
   windowMaxEvents: 102_400,
   windowMaxBytes: 256 * 1024 * 1024,
@@ -123,6 +134,7 @@ export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
     now: opts.now ?? Date.now,
     setTimer: opts.setTimer ?? unrefTimer,
     random: opts.random ?? Math.random,
+    schedule: opts.schedule ?? setImmediate,
     metrics: opts.metrics ?? {},
   };
   if (r.windowMinEvents > r.windowMaxEvents) throw new RangeError('windowMinEvents exceeds windowMaxEvents');

@@ -25,7 +25,8 @@ export class RevisionWaiters {
     return this.waiters.size;
   }
 
-  wait(revision: number, timeoutMs: number): Promise<void> {
+  /** askNow false: the caller has just asked for progress itself (the ticker still repeats it). */
+  wait(revision: number, timeoutMs: number, askNow = true): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const w: Waiter = {
         revision,
@@ -37,7 +38,7 @@ export class RevisionWaiters {
         }, timeoutMs),
       };
       this.waiters.add(w);
-      this.requestProgress();
+      if (askNow) this.requestProgress();
       if (!this.ticker) {
         this.ticker = setInterval(() => this.requestProgress(), this.intervalMs);
         this.ticker.unref();

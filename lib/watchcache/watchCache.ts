@@ -6,9 +6,10 @@
 // Reads: a list/get at a revision the in-memory state is exact for is served from memory; any
 // other explicit revision goes to the underlying store (exact reads, continue tokens). A list
 // without a revision is a consistent read from the cache (the store's current revision, then a
-// wait ≤ 3 s for the cache to reach it, else the store); a get without a revision is a quorum
-// read from the store, as upstream. listFromCache/getFromCache carry the API's Any and
-// NotOlderThan semantics. Writes pass through.
+// wait ≤ 3 s for the cache to reach it, else the store); Storage.get without a revision is a
+// quorum read from the store. listFromCache/getFromCache carry the API's Any, NotOlderThan and
+// Consistent semantics; the store's current revision for Consistent comes from one quorum read
+// shared by the readers waiting at that moment (revisionReader.ts). Writes pass through.
 //
 // Watches: from the window when it holds every event from the start revision on; from a
 // dedicated underlying watch when the revision is older than the window (the store then serves
@@ -28,6 +29,7 @@ import {
   CompactedError,
   FutureRevisionError,
   GetResult,
+  GuaranteedUpdateOptions,
   KeyValue,
   ListOptions,
   ListResult,
@@ -46,6 +48,7 @@ import { CacheReinitializingError } from './errors';
 import { EventWindow, WindowEntry } from './eventWindow';
 import { LazyWatch } from './lazyWatch';
 import { ResolvedOptions, resolveOptions, WatchCacheOptions } from './options';
+import { RevisionReader } from './revisionReader';
 import { RevisionWaiters } from './revisionWaiters';
 import { SortedKeys } from './sortedKeys';
 
@@ -90,6 +93,7 @@ export class WatchCache implements Storage, WatcherHost {
   private readonly state = new Map<string, KeyValue>();
   private readonly index = new SortedKeys();
   private readonly waiters: RevisionWaiters;
+  private readonly revisionReader: RevisionReader;
   readonly window: EventWindow;
   /** Revision the cache has seen everything up to (events and progress). */
   private revision = 0;
@@ -126,6 +130,15 @@ export class WatchCache implements Storage, WatcherHost {
       0,
     );
     this.waiters = new RevisionWaiters(() => this.requestStoreProgress(), this.o.progressRequestIntervalMs, () => this.revision);
+    // One progress request per shared revision read the cache has not reached yet: the reply
+    // (ordered after pending events) brings the cache there when its prefix is idle.
+    this.revisionReader = new RevisionReader(
+      () => this.underlying.currentRevision(),
+      (revision) => {
+        if (revision > this.revision) this.requestStoreProgress();
+      },
+      this.o.schedule,
+    );
     this.bookmarks = new BookmarkSchedule(this.o.now, this.o.setTimer, this.o.random);
   }
 
@@ -168,10 +181,15 @@ export class WatchCache implements Storage, WatcherHost {
   }
 
   /** Resolves once the cache has seen everything up to revision; FutureRevisionError after timeoutMs. */
-  waitUntilFresh(revision: number, timeoutMs: number = this.o.freshnessTimeoutMs): Promise<void> {
+  waitUntilFresh(revision: number, timeoutMs: number = this.o.freshnessTimeoutMs, askProgressNow = true): Promise<void> {
     if (this.closed) return Promise.reject(new UnavailableError('watch cache is closed', this.prefix));
     if (this.ready && this.revision >= revision) return Promise.resolve();
-    return this.waiters.wait(revision, timeoutMs);
+    return this.waiters.wait(revision, timeoutMs, askProgressNow);
+  }
+
+  /** Shared quorum reads of the store's revision for consistent reads, and the readers they served. */
+  consistentReadStats(): { reads: number; readers: number } {
+    return this.revisionReader.stats();
   }
 
   // ---- reads ----
@@ -204,16 +222,35 @@ export class WatchCache implements Storage, WatcherHost {
     checkStartKey(prefix, startKey);
     const fallback = (): Promise<ListResult> => this.underlying.list(prefix, { limit: opts.limit, startKey: opts.startKey });
     if (!this.covers(prefix)) return this.notOlderThan(await fallback(), opts.minRevision);
-    if (await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false)) return this.listFromState(prefix, opts.limit, opts.startKey, this.revision);
-    return this.notOlderThan(await fallback(), opts.minRevision);
+    const how = await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false);
+    if (how === 'cache') return this.listFromState(prefix, opts.limit, opts.startKey, this.revision);
+    return this.notOlderThan(await this.counted(how, fallback), opts.minRevision);
   }
 
-  /** A get with the API's semantics (GET with resourceVersion 0 or N; consistent on request). */
+  /**
+   * A get with the API's semantics: resourceVersion unset = consistent (the object as of the
+   * store's revision read after the call, from the cache once it has reached it, else the
+   * store), "0" = Any (no options), N = minRevision.
+   */
   async getFromCache(key: string, opts: CacheGetOptions = {}): Promise<GetResult> {
     this.checkOpen();
     if (!this.covers(key)) return this.notOlderThan(await this.underlying.get(key), opts.minRevision);
-    if (await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false)) return { kv: this.state.get(key) ?? null, revision: this.revision };
-    return this.notOlderThan(await this.underlying.get(key), opts.minRevision);
+    const how = await this.awaitFreshness(opts.minRevision ?? 0, opts.consistent ?? false);
+    if (how === 'cache') return { kv: this.state.get(key) ?? null, revision: this.revision };
+    return this.notOlderThan(await this.counted(how, () => this.underlying.get(key)), opts.minRevision);
+  }
+
+  /** A store read; counted as a consistent read's fallback when it is one. */
+  private async counted<T>(how: 'store' | 'fallback', read: () => Promise<T>): Promise<T> {
+    if (how === 'store') return read();
+    try {
+      const r = await read();
+      this.o.metrics.onConsistentRead?.(true, true);
+      return r;
+    } catch (err) {
+      this.o.metrics.onConsistentRead?.(false, true);
+      throw err;
+    }
   }
 
   // ---- writes: straight through ----
@@ -223,12 +260,14 @@ export class WatchCache implements Storage, WatcherHost {
     return this.underlying.create(key, value);
   }
 
+  /** Passes the cache's value of the key as a suggestion: the store may skip reading it (it re-checks what it decides). */
   guaranteedUpdate(
     key: string,
     tryUpdate: (current: KeyValue | null) => Uint8Array | null | Promise<Uint8Array | null>,
-    opts?: { expectedModRevision?: number; ignoreNotFound?: boolean },
+    opts: GuaranteedUpdateOptions = {},
   ): Promise<KeyValue> {
     this.checkOpen();
+    if (opts.suggestion === undefined && this.ready && this.covers(key)) opts = { ...opts, suggestion: this.state.get(key) ?? null };
     return this.underlying.guaranteedUpdate(key, tryUpdate, opts);
   }
 
@@ -334,33 +373,42 @@ export class WatchCache implements Storage, WatcherHost {
   }
 
   /**
-   * Waits per the API semantics; true when the cache may serve now, false when the caller
-   * should read the store instead (not ready for Any, or a consistent wait that timed out).
+   * Waits per the API semantics: 'cache' when the cache may serve now, 'store' when the caller
+   * should read the store instead (not ready, or unordered progress replies), 'fallback' when a
+   * consistent read's wait timed out (the store answers; counted as upstream's fallback).
    * NotOlderThan that times out throws FutureRevisionError.
    */
-  private async awaitFreshness(minRevision: number, consistent: boolean): Promise<boolean> {
+  private async awaitFreshness(minRevision: number, consistent: boolean): Promise<'cache' | 'store' | 'fallback'> {
     if (!this.o.progressRequestsOrdered) {
       // No progress requests: serve only what the cache has already seen, else the store.
-      if (consistent || this.revision < minRevision) return false;
-      return this.ready;
+      if (consistent || this.revision < minRevision) return 'store';
+      return this.ready ? 'cache' : 'store';
     }
     if (consistent) {
-      const target = Math.max(await this.underlying.currentRevision(), minRevision);
+      // Not ready (starting, or re-listing after its watch failed): the store answers at once,
+      // as upstream's cacher delegates then, rather than every read waiting out the timeout.
+      if (!this.ready) return 'store';
       try {
-        await this.waitUntilFresh(target);
+        const target = Math.max(await this.revisionReader.current(), minRevision);
+        // The shared read asked for progress already when the cache was behind it.
+        await this.waitUntilFresh(target, this.o.freshnessTimeoutMs, false);
       } catch (err) {
-        if (err instanceof FutureRevisionError) return false;
+        if (err instanceof FutureRevisionError) return 'fallback';
+        this.o.metrics.onConsistentRead?.(false, false);
         throw err;
       }
+      if (!this.ready) return 'fallback';
+      this.o.metrics.onConsistentRead?.(true, false);
+      return 'cache';
     } else if (minRevision > 0) {
       try {
         await this.waitUntilFresh(minRevision);
       } catch (err) {
         if (!(err instanceof FutureRevisionError) || this.ready) throw err;
-        return false; // never became ready: the store decides (notOlderThan checks it)
+        return 'store'; // never became ready: the store decides (notOlderThan checks it)
       }
     }
-    return this.ready; // checked after the await: a re-initialization may have started
+    return this.ready ? 'cache' : 'store'; // checked after the await: a re-initialization may have started
   }
 
   private notOlderThan<T extends { revision: number }>(res: T, minRevision: number | undefined): T {

@@ -6,6 +6,10 @@ import { responseBody } from '../tableResponse';
 import { listRequestFromQuery } from './listQuery';
 
 export async function handleList(h: HandlerContext): Promise<void> {
-  const list = await listObjects(h.served.store, listRequestFromQuery(h, false));
+  // Compact JSON (no Table or PartialObjectMetadata, not pretty, no audited response body) splices the items' memoised
+  // JSON text: no decoded tree is built or kept per item.
+  const out = h.output;
+  const rawJson = out.format === 'json' && !out.pretty && !out.table && !out.partial && h.audit?.level !== 'RequestResponse';
+  const list = await listObjects(h.served.store, { ...listRequestFromQuery(h, false), rawJson });
   writeObject(h.req, h.res, 200, responseBody(h, list), h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
 }

@@ -46,7 +46,7 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     h.audit?.setRequestPatch(applyBody.config);
     const fn = applyTo(h, applyBody, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
     const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { forceAllowCreate: true, applied: true });
-    writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, store.withTypeMeta(obj)), h.output, { compression: false, warnings: h.warnings });
+    writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
     return;
   }
   const decoded = type === 'application/json-patch+json' ? decodeJsonPatch(body, opts.fieldValidation) : undefined;
@@ -69,5 +69,5 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     return obj;
   };
   const { obj } = await store.update(h.requestContext(opts.dryRun), h.info.name, apply);
-  writeObject(h.req, h.res, 200, responseBody(h, store.withTypeMeta(obj)), h.output, { compression: false, warnings: h.warnings });
+  writeObject(h.req, h.res, 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
 }

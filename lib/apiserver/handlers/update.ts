@@ -1,5 +1,6 @@
 // PUT of a whole object (main resource or a subresource); 201 when it created the object.
 import type { HandlerContext } from '../handlerContext';
+import { replacementWith } from '../../registry/store';
 import { writeObject } from '../respond';
 import { responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
@@ -12,6 +13,6 @@ export async function handleUpdate(h: HandlerContext): Promise<void> {
   h.dryRun = opts.dryRun;
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
   checkName(body, h.info.name);
-  const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, () => body);
-  writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, store.withTypeMeta(obj)), h.output, { compression: false, warnings: h.warnings });
+  const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, replacementWith(body));
+  writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
 }

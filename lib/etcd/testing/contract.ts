@@ -187,6 +187,35 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
       expect(dec((await s.get(p + 'a')).kv!.value)).toBe('1');
     });
 
+    test('guaranteedUpdate with a stale or wrong suggestion decides on the current value', async () => {
+      const first = await s.create(p + 'a', enc('1'));
+      await s.guaranteedUpdate(p + 'a', () => enc('2'));
+      // Stale: tryUpdate sees the current value before anything is written.
+      const seen: string[] = [];
+      const r = await s.guaranteedUpdate(p + 'a', (cur) => (seen.push(dec(cur!.value)), enc(`${dec(cur!.value)}+`)), { suggestion: first });
+      expect(dec(r.value)).toBe('2+');
+      expect(seen[seen.length - 1]).toBe('2');
+      // A refusal on the stale value is decided again on the current one.
+      const ok = await s.guaranteedUpdate(p + 'a', (cur) => {
+        if (dec(cur!.value) !== '2+') throw new Error(`stale ${dec(cur!.value)}`);
+        return enc('3');
+      }, { suggestion: first });
+      expect(dec(ok.value)).toBe('3');
+      // "Absent" while the key exists: still an update, not NotFoundError or a create.
+      const upd = await s.guaranteedUpdate(p + 'a', (cur) => enc(`${cur ? dec(cur.value) : 'none'}!`), { suggestion: null });
+      expect(dec(upd.value)).toBe('3!');
+      // "No change" on a stale value writes nothing only if the current value agrees.
+      const same = await s.guaranteedUpdate(p + 'a', (cur) => (dec(cur!.value) === '1' ? null : enc('4')), { suggestion: first });
+      expect(dec(same.value)).toBe('4');
+      // A suggestion for a key deleted since: NotFoundError, or a create with ignoreNotFound.
+      const last = (await s.get(p + 'a')).kv!;
+      await s.delete(p + 'a');
+      await expectRejects(s.guaranteedUpdate(p + 'a', () => enc('x'), { suggestion: last }), NotFoundError);
+      const created = await s.guaranteedUpdate(p + 'a', (cur) => enc(cur ? 'stale' : 'fresh'), { suggestion: last, ignoreNotFound: true });
+      expect(dec(created.value)).toBe('fresh');
+      expect(created.createRevision).toBe(created.modRevision);
+    });
+
     test('guaranteedUpdate of a missing key: NotFoundError, or a create with ignoreNotFound', async () => {
       await expectRejects(s.guaranteedUpdate(p + 'none', counterUpdate), NotFoundError);
       let seen: KeyValue | null | undefined;

@@ -100,6 +100,31 @@ describe('FieldSet', () => {
     out.insert([f('new')]);
     expect(x.has([f('new')])).toBe(false);
   });
+  it('withoutPrefixes drops members under (or at) a prefix member, keeps the rest; the original is untouched', () => {
+    const x = new FieldSet([spec, a, b, [f('status'), f('x')], [f('metadata'), f('labels'), f('k')]]);
+    const prefixes = new FieldSet([[f('spec'), f('a')], [f('status')], [f('metadata'), f('annotations')]]);
+    const out = x.withoutPrefixes(prefixes);
+    expect(paths(out)).toEqual(['.spec', '.metadata.labels.k', '.spec.b']);
+    expect(paths(x.withoutPrefixes(new FieldSet()))).toEqual(paths(x));
+    out.insert([f('spec'), f('c')]);
+    expect(x.has([f('spec'), f('c')])).toBe(false);
+    expect(x.size()).toBe(5);
+  });
+  it.each<[string, string]>([
+    ['a', 'b'],
+    ['a', 'ab'],
+    ['Z', 'a'],
+    ['\u00e9', '\u4e2d'],
+    ['\uffff', '\u{1f600}'], // UTF-16 puts the surrogate first; UTF-8 bytes (Go) do not
+    ['\ue000', '\u{10000}'],
+    ['x\uff00', 'x\u{1f600}'],
+  ])('compareStrings is UTF-8 byte order: %j < %j', (lo, hi) => {
+    const bytes = Math.sign(Buffer.compare(Buffer.from(lo), Buffer.from(hi)));
+    expect(bytes).toBe(-1);
+    expect(compareStrings(lo, hi)).toBe(-1);
+    expect(compareStrings(hi, lo)).toBe(1);
+    expect(compareStrings(lo, lo)).toBe(0);
+  });
   it('iterates a level\'s members before descending (upstream order)', () => {
     const x = new FieldSet([[f('b'), f('c')], [f('a'), f('z')], [f('c')]]);
     expect(paths(x)).toEqual(['.c', '.a.z', '.b.c']);

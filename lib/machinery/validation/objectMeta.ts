@@ -41,7 +41,7 @@ export interface ObjectMetaCreateRules extends ObjectMetaRules {
 }
 
 const root = 'metadata';
-const p = (...names: string[]): string => [root, ...names].join('.');
+const p = (name: string): string => `${root}.${name}`;
 
 /** Create-time validation; expects name generation to have happened already. */
 export function validateObjectMeta(meta: ObjectMeta | undefined, rules: ObjectMetaCreateRules): FieldError[] {

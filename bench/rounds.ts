@@ -1,0 +1,49 @@
+// Alternating rounds (issue 14 item 6): each measurement runs ≥ 3 times per side, the sides
+// taking turns (server, etcd, then etcd, server, …) so a neighbour's burst on the shared cores
+// does not land on one side only; the figure reported is the median round.
+import type { LoadResult } from './load';
+
+export interface Rounds extends LoadResult {
+  /** Every round, in time order. */
+  rounds: LoadResult[];
+  /** Median over rounds of the measured process's CPU per operation (apiserver for the server side, etcd for the raw side), ms. */
+  cpuMsPerOp: number;
+  /** Every round's CPU per operation, ms, in time order. */
+  roundsCpuMsPerOp: number[];
+}
+
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The median round (by throughput) with every round and the median CPU per op attached. */
+export function summarize(rounds: LoadResult[], cpuSeconds: (r: LoadResult) => number): Rounds {
+  const byRate = [...rounds].sort((a, b) => a.opsPerSec - b.opsPerSec);
+  const mid = byRate[(byRate.length - 1) >> 1];
+  const perOp = rounds.map((r) => round3((cpuSeconds(r) * 1000) / Math.max(1, r.ops)));
+  return { ...mid, rounds, cpuMsPerOp: median(perOp), roundsCpuMsPerOp: perOp };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Runs `count` rounds of both sides, alternating which goes first; round r is told its index. */
+export async function alternate(
+  count: number,
+  server: (round: number) => Promise<LoadResult>,
+  etcd: (round: number) => Promise<LoadResult>,
+): Promise<{ server: Rounds; etcd: Rounds }> {
+  const s: LoadResult[] = [];
+  const e: LoadResult[] = [];
+  for (let r = 0; r < count; r++) {
+    if (r % 2 === 0) {
+      s.push(await server(r));
+      e.push(await etcd(r));
+    } else {
+      e.push(await etcd(r));
+      s.push(await server(r));
+    }
+  }
+  return { server: summarize(s, (x) => x.cpu.apiserver), etcd: summarize(e, (x) => x.cpu.etcd) };
+}
