@@ -5,6 +5,7 @@
 // second apiserver with AlwaysAllow), and certificate issuance through svc-controller-manager
 // (CSR created → issued, and signatures/s). Prints a table with ratios
 // (server ÷ etcd) and writes JSON to bench/results/. Flags: --key=value (see `defaults`).
+// --scale runs bench/scale.ts instead: growth from 10k to 100k objects with 1,000 watchers.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
@@ -29,6 +30,7 @@ import { alternate } from './rounds';
 import { ensureNamespace, ListMode, serverCreates, serverGets, serverListOnce, serverLists } from './serverLoad';
 import { etcdUpdates, serverUpdates } from './updates';
 import { etcdWatchers, serverWatchers } from './watchers';
+import { scaleMain } from './scale';
 
 const defaults = {
   /** Objects created (and then listed) on each side. */
@@ -85,6 +87,12 @@ const defaults = {
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
+  /** Instead of the phases above: the scale run (bench/scale.ts) over --scaleSizes with --scaleWatchers. */
+  scale: false,
+  scaleSizes: '10000,30000,100000',
+  scaleWatchers: 1000,
+  /** HTTP/1.1 watchers opened once in the scale run, for idle memory beside HTTP/2's. */
+  scaleH1Watchers: 200,
   /** The whole run aborts (writing what it has) after this. */
   timeLimitSeconds: 570,
   out: join(repoRoot, 'bench/results'),
@@ -94,7 +102,7 @@ type Config = typeof defaults;
 function parseArgs(argv: string[]): Config {
   const cfg: Record<string, number | string | boolean> = { ...defaults };
   for (const arg of argv) {
-    const m = /^--([a-zA-Z]+)(?:=(.*))?$/.exec(arg);
+    const m = /^--([a-zA-Z][a-zA-Z0-9]*)(?:=(.*))?$/.exec(arg);
     if (!m || !(m[1] in defaults)) throw new Error(`unknown flag ${arg}; flags: ${Object.keys(defaults).map((k) => `--${k}`).join(' ')}`);
     const cur = defaults[m[1] as keyof Config];
     const v = m[2];
@@ -403,8 +411,16 @@ async function csrPhase(ctx: Ctx): Promise<void> {
   if (v.failures.length) throw new Error(`csr: of ${v.certificates} certificates ${v.chainsToCa} chain to the CA, ${v.matchesRequest} match their request, ${v.autoApproved} were AutoApproved: ${v.failures.join('; ')}`);
 }
 
+function scaleFromFlags(cfg: Config): Promise<number> {
+  const sizes = cfg.scaleSizes.split(',').map(Number);
+  if (sizes.length < 1 || sizes.some((n) => !Number.isInteger(n) || n < 2)) throw new Error('--scaleSizes: comma-separated object counts');
+  const opts = { sizes, watchers: cfg.scaleWatchers, h1Watchers: cfg.scaleH1Watchers, streamsPerSession: 100, updates: 20, pageSize: cfg.pageSize, pad: cfg.pad, out: cfg.out, timeLimitSeconds: cfg.timeLimitSeconds };
+  return scaleMain(opts, () => startCluster(8));
+}
+
 async function main(): Promise<number> {
   const cfg = parseArgs(process.argv.slice(2));
+  if (cfg.scale) return scaleFromFlags(cfg);
   const etcdBin = findEtcdBinary();
   const machine = describeMachine(repoRoot);
   const results: Results = {

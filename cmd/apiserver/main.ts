@@ -2,10 +2,13 @@
 // (lib/apiserver/lifecycle: readyz fails, delay, refuse new requests, drain, close connections),
 // and only then storage.
 import { promises as fs } from 'node:fs';
-import * as https from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
+import * as http from 'node:http';
+import * as http2 from 'node:http2';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import type { Duplex } from 'node:stream';
 import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, controllerManagerUserName, processNames, type ResourceInfo } from '../../lib/api';
@@ -14,6 +17,7 @@ import { answerClientError, maxHeaderBytes } from '../../lib/apiserver/clientErr
 import { ServerLifecycle } from '../../lib/apiserver/lifecycle';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
 import { servingTimeouts } from '../../lib/apiserver/secureServing';
+import { http2Limits, manageSession } from '../../lib/apiserver/http2Serving';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
 import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage, type TlsOptions as EtcdTls } from '../../lib/etcd';
@@ -255,7 +259,11 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   });
   const cachesStarted = startCaches(stores).catch((err: Error) => log.error({ err: err.message }, 'watch cache failed to start'));
 
-  const httpsServer = https.createServer(
+  // One TLS port, ALPN h2 and http/1.1 (upstream's NextProtos); HTTP/1.1 connections get Node's
+  // HTTP/1 parser with the options below, HTTP/2 sessions upstream's limits (http2Serving.ts).
+  const h2 = http2Limits(opts.http2MaxStreamsPerConnection);
+  const http1Options: http.ServerOptions = { maxHeaderSize: maxHeaderBytes, keepAliveTimeout: 65_000, ...servingTimeouts() };
+  const httpsServer = http2.createSecureServer(
     {
       cert: tls.cert,
       key: tls.key,
@@ -263,16 +271,28 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
       requestCert: true,
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
-      maxHeaderSize: maxHeaderBytes,
-      ...servingTimeouts(),
+      allowHTTP1: true,
+      settings: h2.settings,
+      maxSessionMemory: h2.maxSessionMemoryMB,
+      http1Options,
     },
     server.handler,
   );
-  httpsServer.keepAliveTimeout = 65_000;
+  const sessions = new Set<http2.ServerHttp2Session>();
+  httpsServer.on('session', (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+    manageSession(session, h2);
+  });
   httpsServer.on('clientError', answerClientError);
   // CONNECT is not served (no proxy subresources); answer instead of dropping the socket.
-  httpsServer.on('connect', (_req, socket) => {
-    socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  httpsServer.on('connect', (req: http.IncomingMessage | http2.Http2ServerRequest, socketOrResponse: Duplex | http2.Http2ServerResponse) => {
+    if (socketOrResponse instanceof http2.Http2ServerResponse) {
+      socketOrResponse.writeHead(405, { 'content-length': 0 });
+      socketOrResponse.end();
+      return;
+    }
+    socketOrResponse.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   });
   await new Promise<void>((resolve, reject) => {
     httpsServer.once('error', reject);
@@ -321,6 +341,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
         resolve();
       }));
       await lifecycle.shutdown({
+        // Also sends every HTTP/2 session a GOAWAY: open streams finish, new ones go elsewhere.
         stopListening: () => httpsServer.close(),
         afterDrained: async () => {
           await audit?.close();
@@ -330,10 +351,11 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
           // whatever is still open after the last grace is cut.
           const deadline = Date.now() + finalConnectionGraceMs;
           while (!serverStopped && Date.now() < deadline) {
-            httpsServer.closeIdleConnections();
+            http.Server.prototype.closeIdleConnections.call(httpsServer);
             await Promise.race([stopped, new Promise((r) => setTimeout(r, 50))]);
           }
-          httpsServer.closeAllConnections();
+          http.Server.prototype.closeAllConnections.call(httpsServer);
+          for (const session of sessions) session.destroy();
           await stopped;
         },
       });

@@ -36,6 +36,7 @@ import type { NonResourceHandler } from './nonResource';
 import type { ServerLifecycle } from './lifecycle';
 import { admitDuringShutdown } from './filters/shutdown';
 import { managerOrUserAgent } from './fieldManagerName';
+import { closeConnectionAfter, protocolOf } from './protocol';
 
 export interface DispatchConfig {
   resources: ResourceTable;
@@ -127,7 +128,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   try {
     if (cfg.lifecycle) {
       // Once the listener is closed, connections still open end after this response (Go's Shutdown).
-      if (cfg.lifecycle.signals.httpServerStoppedListening.signaled) res.setHeader('Connection', 'close');
+      if (cfg.lifecycle.signals.httpServerStoppedListening.signaled) closeConnectionAfter(res);
       const admitted = admitDuringShutdown(cfg.lifecycle, req, res, q >= 0 ? rawUrl.slice(0, q) : rawUrl, info.verb === 'watch');
       if (admitted.kind === 'answered') return;
       release = admitted.release;
@@ -270,6 +271,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         code: status,
         latencyMs: Math.round(seconds * 1e6) / 1e3,
         dryRun: dryRun || undefined,
+        protocol: protocolOf(req),
       },
       'request',
     );

@@ -1,6 +1,7 @@
 // Assembles the HTTP side: express with one dispatch middleware over our route table
 // (DESIGN.md §2b), discovery, OpenAPI, health and metrics. Knows stores, never etcd.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { Http2ServerResponse } from 'node:http2';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
@@ -11,6 +12,7 @@ import type { CreateOnlyEndpoint } from '../registry/createOnly';
 import type { GenericStore } from '../registry/store';
 import { createDiscovery, versionInfo } from './discovery';
 import { createDispatcher } from './dispatch';
+import { asDispatchPair, isHttp2Request, type AnyRequest, type AnyResponse } from './protocol';
 import { HealthRegistry, registerDefaultChecks, DefaultChecks, HealthCheckFn } from './health';
 import type { ServerLifecycle } from './lifecycle';
 import { ApiServerMetrics } from './metrics';
@@ -54,7 +56,8 @@ export interface ApiServerConfig {
 }
 
 export interface ApiServer {
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The request listener for an http(s) or http2 (allowHTTP1) server: both protocols, one dispatch. */
+  handler: (req: AnyRequest, res: AnyResponse) => void;
   metrics: ApiServerMetrics;
   /** Runs post-start hooks; their health checks pass once each finishes. */
   startHooks(): Promise<void>;
@@ -123,7 +126,13 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   app.use((req, res) => dispatch(req, res));
 
   return {
-    handler: app,
+    // HTTP/1.1 goes through express. HTTP/2 compat objects skip it: express re-parents req/res
+    // onto http.IncomingMessage/ServerResponse prototypes, which would hide the compat getters;
+    // express adds nothing dispatch uses, so both reach the same dispatch (docs/design.md).
+    handler: (req, res) => {
+      if (isHttp2Request(req)) dispatch(...asDispatchPair(req, res as Http2ServerResponse));
+      else app(req, res as ServerResponse);
+    },
     metrics,
     async startHooks(): Promise<void> {
       await Promise.all(

@@ -20,6 +20,8 @@ export interface TLSSocketLike {
 export interface AuthRequest {
   socket: TLSSocketLike | Socket;
   headers: IncomingHttpHeaders;
+  /** HTTP/2 only: the request's stream, whose session is the connection (the socket is a per-stream view). */
+  stream?: { session?: object };
 }
 
 export interface Authenticator {

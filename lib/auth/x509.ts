@@ -70,7 +70,9 @@ export function x509Authenticator(): Authenticator {
     async authenticate(req: AuthRequest): Promise<UserInfo | null> {
       const socket = req.socket as TLSSocketLike;
       if (typeof socket.getPeerCertificate !== 'function') return null;
-      let verdict = cache.get(socket);
+      // Per connection: an HTTP/2 request's socket is a view made per stream, its session is not.
+      const connection: object = req.stream?.session ?? socket;
+      let verdict = cache.get(connection);
       if (!verdict) {
         socket.disableRenegotiation?.();
         try {
@@ -79,7 +81,7 @@ export function x509Authenticator(): Authenticator {
         } catch (error) {
           verdict = { error };
         }
-        cache.set(socket, verdict);
+        cache.set(connection, verdict);
       }
       if ('error' in verdict) throw verdict.error;
       return verdict.user ? { ...verdict.user, groups: [...verdict.user.groups], extra: { ...verdict.user.extra } } : null;

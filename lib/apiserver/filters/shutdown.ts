@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { processNames } from '../../api';
 import { errors, ApiError } from '../../machinery/errors';
 import type { ServerLifecycle } from '../lifecycle';
+import { closeConnectionAfter } from '../protocol';
 
 /** Upstream's exempt path prefixes (probes and scraping keep working during shutdown). */
 export const pathPrefixesExemptFromRetryAfter = ['/readyz', '/livez', '/healthz', '/metrics'] as const;
@@ -43,8 +44,8 @@ export function admitDuringShutdown(lifecycle: ServerLifecycle, req: IncomingMes
   const exempt = isRequestExemptFromRetryAfter(path, req.headers['user-agent']);
   if (lifecycle.opts.sendRetryAfter && lifecycle.signals.notAcceptingNewRequest.signaled && !exempt) {
     const body = `${retryAfterMessage}\n`;
+    closeConnectionAfter(res);
     res.writeHead(429, {
-      Connection: 'close',
       'Retry-After': String(retryAfterSeconds),
       'Content-Type': 'text/plain; charset=utf-8',
       'X-Content-Type-Options': 'nosniff',

@@ -16,6 +16,7 @@ import { asPartialObjectMetadata } from '../partialObjectMetadata';
 import type { ApiObject, Status } from '../../api';
 import { tableOptionsFor } from '../tableResponse';
 import { watchRequestFromQuery } from './listQuery';
+import { bufferedBytes } from '../protocol';
 
 /** Without timeoutSeconds the server picks [minRequestTimeout, 2×minRequestTimeout) like upstream. */
 export const minRequestTimeoutSeconds = 1800;
@@ -87,7 +88,8 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       h.metrics.longRunning.dec(labels);
       if (reason === 'slow') {
         h.metrics.terminatedWatchers.inc({ group: info.group, version: info.version, resource: info.resource });
-        // Ending would wait for the backlog to drain; a client this far behind is cut off.
+        // Ending would wait for the backlog to drain; a client this far behind is cut off
+        // (HTTP/2: this stream is reset, the connection's other streams go on).
         res.destroy();
       } else if (!res.writableEnded) {
         res.end();
@@ -95,7 +97,8 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
       resolve();
     };
     const startStream = (): void => {
-      res.writeHead(200, { 'Content-Type': contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+      // No Content-Length: HTTP/1.1 chunks it, HTTP/2 sends DATA frames (it has no Transfer-Encoding).
+      res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
       res.flushHeaders();
     };
     const send = (events: ApiWatchEvent[]): boolean => {
@@ -109,7 +112,7 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
         chunks.push(line);
       }
       const ok = res.write(Buffer.concat(chunks));
-      if (res.writableLength + (res.socket?.writableLength ?? 0) > maxBufferedBytes) end('slow');
+      if (bufferedBytes(res) > maxBufferedBytes) end('slow');
       return ok;
     };
     if (h.watches) {
