@@ -37,6 +37,8 @@ export interface StoreOptions {
   /** etcd key prefix, default /registry. */
   prefix: string;
   admission?: ValidatingAdmission;
+  /** How many served JSON texts the (key, revision) memo keeps; the default fits most lists. */
+  servedJsonMemoCapacity?: number;
 }
 
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
@@ -85,6 +87,7 @@ export class GenericStore {
     this.storage = opts.storage;
     this.cache = opts.cache;
     this.admission = opts.admission;
+    this.servedJsonMemo = new DecodedObjectMemo<RawJson>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
   }
 
   get groupResource(): GroupResource {
@@ -114,7 +117,7 @@ export class GenericStore {
   /** Served objects (typed, normalised) of watch events, shared read-only by every watcher, and GETs not written as compact JSON. */
   private readonly servedMemo = new DecodedObjectMemo(servedMemoCapacity);
   /** GETs and list items written as compact JSON: the served object's JSON text only. */
-  private readonly servedJsonMemo = new DecodedObjectMemo<RawJson>(servedJsonMemoCapacity);
+  private readonly servedJsonMemo: DecodedObjectMemo<RawJson>;
   private readonly listMemo = new DecodedObjectMemo(listItemMemoCapacity);
 
   /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
@@ -127,11 +130,22 @@ export class GenericStore {
    * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept.
    */
   listItemJson(kv: KeyValue): RawJson {
-    return this.servedJsonMemo.get(kv.key, kv.modRevision, () => {
+    let json = this.servedJsonByValue.get(kv);
+    if (json) return json;
+    json = this.servedJsonMemo.get(kv.key, kv.modRevision, () => {
       const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
       return new RawJson(JSON.stringify(rest));
     });
+    this.servedJsonByValue.set(kv, json);
+    return json;
   }
+  /**
+   * The served JSON of the watch cache's own KeyValues, for as long as the cache holds them: a
+   * full list of more objects than the bounded memo holds would otherwise decode every item again
+   * (measured: a 40k-object list took 8.5× a 10k one). KeyValues read from etcd are new objects
+   * each time, so their entries go with them.
+   */
+  private readonly servedJsonByValue = new WeakMap<KeyValue, RawJson>();
 
   /** `{"kind":"…","apiVersion":"…"`, as withTypeMeta's JSON begins (kind first, as upstream). */
   private get typeMetaJsonHead(): string {

@@ -1,0 +1,36 @@
+// A list's JSON items come from the watch cache's own KeyValues: each is decoded and serialised
+// once while the cache holds it, however many objects a list has (the (key, revision) memo alone
+// is bounded, and a list longer than it decoded every item again on every list).
+import { MemoryStorage } from '../etcd/memory';
+import { WatchCache } from '../watchcache';
+import { builtinStrategies } from './builtin';
+import { listObjects } from './list';
+import { everything } from './predicate';
+import { GenericStore } from './store';
+import { systemContext } from './stores';
+
+const saStrategy = builtinStrategies.find((s) => s.resource.resource === 'serviceaccounts' && s.resource.group === '')!;
+
+test('listing more objects than the memo holds serves the same JSON items again, decoding none anew', async () => {
+  const storage = new MemoryStorage();
+  const cache = new WatchCache({ underlying: storage, prefix: '/registry/serviceaccounts/' });
+  const sa = new GenericStore({ storage: cache, cache, strategy: saStrategy, prefix: '/registry', servedJsonMemoCapacity: 2 });
+  for (let i = 0; i < 6; i++) await sa.create(systemContext('ns'), { metadata: { name: `sa-${i}` } });
+  await cache.start();
+  try {
+    const list = () => listObjects(sa, { namespace: 'ns', source: { kind: 'latest' }, limit: 0, predicate: everything, rawJson: true });
+    const first = await list();
+    const second = await list();
+    expect(first.items).toHaveLength(6);
+    expect(second.items).toHaveLength(6);
+    for (let i = 0; i < 6; i++) expect(second.items[i]).toBe(first.items[i]);
+    // A changed object is served anew, from its new revision.
+    await sa.update(systemContext('ns'), 'sa-3', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { changed: 'yes' } } }));
+    const third = await list();
+    expect(third.items[3]).not.toBe(first.items[3]);
+    expect(String((third.items[3] as unknown as { json: string }).json)).toContain('"changed":"yes"');
+    expect(third.items[2]).toBe(first.items[2]);
+  } finally {
+    await cache.close();
+  }
+});
