@@ -98,7 +98,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   });
   const hooks = (cfg.postStartHooks ?? []).map((h) => ({ hook: h, check: defaults.addPostStartHook(h.name) }));
 
-  const openapi = createOpenAPIHandler(table.infos);
+  const openapi = createOpenAPIHandler(table.infos, { cbor: cfg.features.isEnabled('CBORServingAndStorage') });
   const dispatch = createDispatcher({
     resources: table,
     authenticator: cfg.authenticator,

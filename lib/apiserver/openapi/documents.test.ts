@@ -149,3 +149,30 @@ describe('toValidOperationId', () => {
     ['namespacedServiceAccount', true, 'NamespacedServiceAccount'],
   ])('%s (%s) → %s', (s, cap, out) => expect(toValidOperationId(s, cap)).toBe(out));
 });
+
+// Upstream's installer lists the serializers the server has: CBOR only with CBORServingAndStorage.
+describe('media types with and without CBOR', () => {
+  const ops = (doc: Json) => (doc.paths as Json)['/api/v1/namespaces/{namespace}/serviceaccounts'] as Json;
+  const named = (doc: Json) => (doc.paths as Json)['/api/v1/namespaces/{namespace}/serviceaccounts/{name}'] as Json;
+  it.each<[string, boolean, string[], string[], string[]]>([
+    [
+      'gate off',
+      false,
+      ['application/json', 'application/yaml', 'application/vnd.svc.protobuf', 'application/json;stream=watch', 'application/vnd.svc.protobuf;stream=watch'],
+      ['application/json', 'application/yaml', 'application/vnd.svc.protobuf'],
+      ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'],
+    ],
+    [
+      'gate on',
+      true,
+      ['application/json', 'application/yaml', 'application/vnd.svc.protobuf', 'application/cbor', 'application/json;stream=watch', 'application/vnd.svc.protobuf;stream=watch', 'application/cbor-seq'],
+      ['application/json', 'application/yaml', 'application/vnd.svc.protobuf', 'application/cbor'],
+      ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/apply-patch+cbor'],
+    ],
+  ])('%s', (_n, cbor, list, get, patch) => {
+    const doc = buildSwaggerV2(resources, { cbor }) as Json;
+    expect((ops(doc).get as Json).produces).toEqual(list);
+    expect((named(doc).get as Json).produces).toEqual(get);
+    expect((named(doc).patch as Json).consumes).toEqual(patch);
+  });
+});

@@ -40,6 +40,8 @@ export interface Route {
 export interface RouteOptions {
   /** Resources whose DELETE returns the deleted object rather than a Status (upstream ReturnDeletedObject). */
   deleteReturnsObject?: (r: ResourceInfo) => boolean;
+  /** CBORServingAndStorage is on: CBOR is listed as upstream's installer lists its serializers. */
+  cbor?: boolean;
 }
 
 export const patchMediaTypes = [
@@ -49,8 +51,8 @@ export const patchMediaTypes = [
   'application/apply-patch+yaml',
 ] as const;
 
-const produces = ['application/json', 'application/yaml', protobufMediaType];
-const producesList = [...produces, 'application/json;stream=watch', `${protobufMediaType};stream=watch`];
+const baseProduces = ['application/json', 'application/yaml', protobufMediaType];
+const baseWatchProduces = ['application/json;stream=watch', `${protobufMediaType};stream=watch`];
 
 /** Upstream's ToValidOperationID: drops non-identifier characters, capitalizing after them. */
 export function toValidOperationId(s: string, capitalizeFirst: boolean): string {
@@ -84,6 +86,9 @@ function kindSchema(r: ResourceInfo, gvk: GVK): ObjectSchema {
 
 /** All routes of the given resources, in a stable order. */
 export function routesOf(resources: readonly ResourceInfo[], opts: RouteOptions = {}): Route[] {
+  const produces = opts.cbor ? [...baseProduces, 'application/cbor'] : baseProduces;
+  const producesList = [...produces, ...baseWatchProduces, ...(opts.cbor ? ['application/cbor-seq'] : [])];
+  const patchTypes: readonly string[] = opts.cbor ? [...patchMediaTypes, 'application/apply-patch+cbor'] : patchMediaTypes;
   const out: Route[] = [];
   for (const r of resources) {
     const gvPath = r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`;
@@ -147,7 +152,7 @@ export function routesOf(resources: readonly ResourceInfo[], opts: RouteOptions 
       out.push({
         ...base, path: item, method: 'patch', action: 'patch', operationId: opId('patch', `${ns}${r.kind}`),
         description: `partially update the specified ${r.kind}`, pathParams: itemScope, queryParams: queryParamsFor.patch,
-        body: { schema: PatchSchema, required: true, consumes: patchMediaTypes },
+        body: { schema: PatchSchema, required: true, consumes: patchTypes },
         responses: [{ code: 200, description: 'OK', schema: r.schema }, { code: 201, description: 'Created', schema: r.schema }], produces,
       });
     if (has('delete'))
@@ -190,7 +195,7 @@ export function routesOf(resources: readonly ResourceInfo[], opts: RouteOptions 
           out.push({
             ...subBase, method: 'patch', action: 'patch', operationId: opId('patch', `${ns}${r.kind}${suffix}`),
             description: `partially update ${sub.name} of the specified ${r.kind}`, queryParams: queryParamsFor.patch,
-            body: { schema: PatchSchema, required: true, consumes: patchMediaTypes },
+            body: { schema: PatchSchema, required: true, consumes: patchTypes },
             responses: [{ code: 200, description: 'OK', schema }, { code: 201, description: 'Created', schema }], produces,
           });
       }
