@@ -4,6 +4,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
+import { referencedNames } from './references';
 import { instrument, withTracker } from './instrument';
 import type { CostedEvaluator } from './instrument';
 import { authorizerLibrary } from './library/authorizerValues';
@@ -118,18 +119,27 @@ export class CelActivation {
   }
 
   with(name: string, value: unknown, opts: { escape?: boolean; schema?: FieldSchema; celValue?: boolean } = {}): CelActivation {
-    // The others are inherited, not copied: cel-js reads variables as properties of the context.
-    const values = Object.create(this.values) as Record<string, unknown>;
+    // A flat copy, not Object.create(this.values): a fresh object per request used as a
+    // prototype costs V8 a prototype map each time and makes cel-js's variable reads megamorphic.
+    const values: Record<string, unknown> = {};
+    for (const k in this.values) values[k] = this.values[k];
     values[name] = opts.celValue ? value : toCelValue(value, opts.schema, opts.escape ?? true);
     return new CelActivation(values);
   }
 }
 
 export class CelProgram {
+  private names?: ReadonlySet<string>;
+
   constructor(
     private readonly parsed: ((ctx?: Record<string, unknown>) => unknown) & { ast: ASTNode },
     private readonly variables: ReadonlyMap<string, CelVariable>,
   ) {}
+
+  /** The variables the expression may read (a superset: comprehension variables are in it too). */
+  get references(): ReadonlySet<string> {
+    return (this.names ??= referencedNames(this.parsed.ast));
+  }
 
   /** Evaluates with JSON values (converted by the declared variables) or an already converted CelActivation. */
   evaluate(activation: Readonly<Record<string, unknown>> | CelActivation, opts: EvalOptions = {}): EvalResult {

@@ -26,18 +26,22 @@ export interface CompiledPolicy {
   auditAnnotations: (CompiledExpression & { key: string })[];
   /** Set when an expression does not compile. */
   configurationError?: string;
+  /** Every variable any of its expressions may read (see CelProgram.references). */
+  references: ReadonlySet<string>;
 }
 
 export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy {
   const spec = policy.spec ?? {};
   const env = policyEnvironment(spec.paramKind !== undefined);
   const errors: string[] = [];
+  const references = new Set<string>();
   const compile = (expression: string): CompiledExpression | undefined => {
     const r = env.compile(expression);
     if (r.error !== undefined) {
       errors.push(compilationFailedDetail(r.error));
       return undefined;
     }
+    for (const n of r.program.references) references.add(n);
     return { expression, program: r.program };
   };
   const named = <T extends { name?: string; expression?: string }>(xs: readonly T[] | undefined): (CompiledExpression & { name: string })[] =>
@@ -61,6 +65,7 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
       const c = compile((a.valueExpression ?? '').trim());
       return c ? [{ ...c, key: a.key ?? '' }] : [];
     }),
+    references,
   };
   if (errors.length) compiled.configurationError = errors.join('; ');
   return compiled;

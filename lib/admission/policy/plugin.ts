@@ -13,7 +13,8 @@ import { evaluatePolicy, outOfBudgetMessage } from './evaluate';
 import type { PolicyCheck, PolicyPluginDeps } from './deps';
 import { collectParams } from './params';
 import { requestOf } from './request';
-import { matchResourcesMatch, type MatchRequest } from './matching';
+import { matchResourcesMatch, ruleKeyOf, selectorRestricts, type MatchRequest } from './matching';
+import type { PolicyHook } from './policySet';
 
 /** Upstream's metrics.ErrorType of a decision. */
 function errorTypeOf(error: string | undefined): PolicyCheck['errorType'] {
@@ -42,6 +43,29 @@ function reasonToCode(reason: string): number {
   }
 }
 
+interface Needs {
+  /** Some policy or binding has a namespace selector that can refuse. */
+  namespaceLabels: boolean;
+  /** The variables some expression of these policies may read. */
+  references: ReadonlySet<string>;
+}
+
+/** Per hooks list (PolicySet caches the lists and replaces them after a change). */
+const needsByHooks = new WeakMap<readonly PolicyHook[], Needs>();
+
+function needsOf(hooks: readonly PolicyHook[]): Needs {
+  let needs = needsByHooks.get(hooks);
+  if (!needs) {
+    const references = new Set<string>();
+    for (const h of hooks) for (const n of h.policy.references) references.add(n);
+    const namespaceLabels = hooks.some(
+      (h) => selectorRestricts(h.policy.policy.spec?.matchConstraints?.namespaceSelector) || h.bindings.some((b) => selectorRestricts(b.spec?.matchResources?.namespaceSelector)),
+    );
+    needsByHooks.set(hooks, (needs = { namespaceLabels, references }));
+  }
+  return needs;
+}
+
 interface Denial {
   policy: string;
   binding?: string;
@@ -59,6 +83,7 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
     const oldObject = a.operation === 'CREATE' ? null : a.old;
     const isNamespace = a.resource.group === '' && a.resource.resource === 'namespaces';
     const nsName = isNamespace ? '' : a.namespaced ? a.namespace : '';
+    const needs = needsOf(hooks);
     let namespaceObject: ApiObject | null | undefined;
     const loadNamespace = async (): Promise<ApiObject | null> => (namespaceObject ??= nsName ? await deps.namespace(nsName) : null);
     const m: MatchRequest = {
@@ -74,9 +99,13 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
       objectLabels: object ? (object.metadata?.labels ?? {}) : undefined,
       oldObjectLabels: oldObject ? (oldObject.metadata?.labels ?? {}) : undefined,
     };
-    if (nsName) m.namespaceLabels = (await loadNamespace())?.metadata?.labels ?? {};
-    const request = requestOf(a);
-    const authorizer = deps.authorizer
+    m.ruleKey = ruleKeyOf(m);
+    // Only a selector that can refuse looks at the namespace's labels (an empty one selects all).
+    if (nsName && needs.namespaceLabels) m.namespaceLabels = (await loadNamespace())?.metadata?.labels ?? {};
+    // Values no expression of these policies reads are neither built nor converted.
+    const uses = needs.references;
+    const request = uses.has('request') ? requestOf(a) : undefined;
+    const authorizer = deps.authorizer && uses.has('authorizer')
       ? new AuthorizerValue(celAuthorizer(deps.authorizer, a.user), { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name })
       : undefined;
     const budget = new CostBudget();
@@ -107,10 +136,20 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
           configError(p, b, params);
           continue;
         }
-        const namespace = namespaceObject !== undefined ? namespaceObject : await loadNamespace();
+        const namespace = !uses.has('namespaceObject') ? null : namespaceObject !== undefined ? namespaceObject : await loadNamespace();
         for (const param of params) {
           const started = performance.now();
-          base ??= CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace, params: null }, { escape: false, schemas });
+          base ??= CelActivation.of(
+            {
+              object: uses.has('object') ? object : null,
+              oldObject: uses.has('oldObject') ? oldObject : null,
+              request,
+              authorizer,
+              namespaceObject: namespace,
+              params: null,
+            },
+            { escape: false, schemas },
+          );
           const activation = param === null ? base : base.with('params', param, { escape: false });
           const result = evaluatePolicy(p, activation, budget);
           const seconds = (performance.now() - started) / 1000;
