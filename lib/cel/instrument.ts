@@ -85,12 +85,15 @@ export function instrument(root: ASTNode): void {
   const base = Object.getPrototypeOf(node).evaluate as EvalNode['evaluate'];
   // One state object per root, reused: a root is never evaluated inside its own evaluation.
   const own: RootState = { tracker: new CostTracker(0), recorded, values: undefined };
+  let values: Map<unknown, unknown> | undefined;
+  const recordedList = [...recorded];
   const hook: EvalNode['evaluate'] = function (this: EvalNode, ev, n, ctx) {
     const tracker = active;
     if (!tracker) return base.call(this, ev, n, ctx);
     const prev = state;
     own.tracker = tracker;
-    own.values = recorded.size ? new Map() : undefined;
+    // The root's map, reused: emptied after each evaluation so it keeps no request data.
+    own.values = recorded.size ? (values ??= new Map()) : undefined;
     state = own;
     tracker.add(nodeCost[node.op] ?? unitCost.operation);
     try {
@@ -98,6 +101,8 @@ export function instrument(root: ASTNode): void {
       if (node.op === 'rcall' && state.values) chargeSized(tracker, node, state.values);
       return v;
     } finally {
+      // Overwritten, not deleted: deleting shrinks (reallocates) the map's table.
+      if (own.values) for (let i = 0; i < recordedList.length; i++) own.values.set(recordedList[i], undefined);
       state = prev;
       this.evaluate = hook;
     }

@@ -11,8 +11,12 @@ export type Decision =
 
 export interface PolicyResult {
   decisions: Decision[];
-  auditAnnotations: { key: string; value: string }[];
+  auditAnnotations: readonly { key: string; value: string }[];
 }
+
+/** Shared by every passing validation and every result without annotations (read only). */
+const admitted: Decision = Object.freeze({ action: 'admit' });
+const noAnnotations: readonly { key: string; value: string }[] = Object.freeze([]);
 
 const maxMessageLength = 5 * 1024;
 
@@ -48,17 +52,18 @@ export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: C
   const onError = (message: string, index: number): Decision =>
     p.failurePolicy === 'Ignore' ? { action: 'admit', error: message } : { action: 'deny', message, index, error: true };
   const variables: Record<string, unknown> = {};
-  // Variables hold CEL values already; later ones see the earlier ones through this record.
-  const activation = base.with('variables', variables, { celValue: true });
+  // Variables hold CEL values already; later ones see the earlier ones through this record
+  // (added only when some expression reads it: the copy is per policy and request).
+  const activation = p.references.has('variables') ? base.with('variables', variables, { celValue: true }) : base;
   // Any false condition skips the policy; errors without a false one follow the failurePolicy.
   const conditionErrors: string[] = [];
   for (const c of p.matchConditions) {
     const r = c.program.evaluate(activation, opts);
     if (!r.ok) conditionErrors.push(r.costExceeded ? outOfBudgetMessage : errorMessage(c, r.message));
-    else if (r.value === false) return { decisions: [], auditAnnotations: [] };
+    else if (r.value === false) return { decisions: [], auditAnnotations: noAnnotations };
   }
   if (conditionErrors.length) {
-    return { decisions: [onError(aggregate(conditionErrors), -1)], auditAnnotations: [] };
+    return { decisions: [onError(aggregate(conditionErrors), -1)], auditAnnotations: noAnnotations };
   }
   // Variables in order (each may use the earlier ones); one that fails is left out, so an
   // expression that uses it fails in turn.
@@ -70,9 +75,10 @@ export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: C
     const r = v.program.evaluate(activation, opts);
     if (!r.ok) return onError(r.costExceeded ? outOfBudgetMessage : errorMessage(v, r.message), index);
     if (typeof r.value !== 'boolean') return onError(errorMessage(v, `expected a boolean, got ${typeof r.value}`), index);
-    if (r.value) return { action: 'admit' };
+    if (r.value) return admitted;
     return { action: 'deny', message: failureMessage(v, activation, opts), reason: v.reason ?? 'Invalid', index };
   });
+  if (p.auditAnnotations.length === 0) return { decisions, auditAnnotations: noAnnotations };
   const auditAnnotations: { key: string; value: string }[] = [];
   for (const a of p.auditAnnotations) {
     const r = a.program.evaluate(activation, opts);
