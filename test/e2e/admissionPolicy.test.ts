@@ -283,6 +283,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(k.code).toBe(0);
     expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual([
       'validatingadmissionpolicy.admissionregistration.svc.io/authz',
+      'validatingadmissionpolicy.admissionregistration.svc.io/gold-namespaces',
       'validatingadmissionpolicy.admissionregistration.svc.io/required-labels',
       'validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix',
       'validatingadmissionpolicy.admissionregistration.svc.io/short-names',
@@ -292,6 +293,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(rows[0]).toEqual(['NAME', 'VALIDATIONS', 'PARAMKIND', 'AGE']);
     expect(rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
       ['authz', '2', '<unset>'],
+      ['gold-namespaces', '1', '<unset>'],
       ['required-labels', '1', 'v1/ConfigMap'],
       ['sa-prefix', '1', 'v1/ConfigMap'],
       ['short-names', '1', '<unset>'],
@@ -301,6 +303,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(brows[0]).toEqual(['NAME', 'POLICYNAME', 'PARAMREF', 'AGE']);
     expect(brows.slice(1).map((r) => r.slice(0, 3))).toEqual([
       ['authz', 'authz', '<unset>'],
+      ['gold-namespaces', 'gold-namespaces', '<unset>'],
       ['required-labels', 'required-labels', 'label-rule=yes'],
       ['short-names-warn', 'short-names', '<unset>'],
     ]);
