@@ -4,7 +4,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
-import { referencedNames } from './references';
+import { type FieldTree, referencedPaths } from './references';
 import { instrument, withTracker } from './instrument';
 import type { CostedEvaluator } from './instrument';
 import { authorizerLibrary } from './library/authorizerValues';
@@ -19,7 +19,7 @@ import { stringsExtLibrary } from './library/stringsExt';
 import type { CelFunction, CelLibrary } from './library/types';
 import { typeNamesLibrary, typeValueSources } from './library/typeNames';
 import { urlLibrary } from './library/url';
-import { toCelValue } from './values';
+import { projectCelValue, toCelValue } from './values';
 
 export interface CelVariable {
   name: string;
@@ -111,10 +111,27 @@ export class CelEnvironment {
 export class CelActivation {
   private constructor(readonly values: Readonly<Record<string, unknown>>) {}
 
-  /** `escape` false: property names as they are (admission's unstructured objects). */
-  static of(raw: Readonly<Record<string, unknown>>, opts: { escape?: boolean; schemas?: Readonly<Record<string, FieldSchema | undefined>> } = {}): CelActivation {
+  /**
+   * `escape` false: property names as they are (admission's unstructured objects). `paths`
+   * (unescaped values only): what the expressions to be evaluated read (CelProgram.paths merged);
+   * a variable absent from it is left out, one read through fields gets only those fields
+   * converted — the full conversion of a large object is most of an evaluation's cost.
+   */
+  static of(
+    raw: Readonly<Record<string, unknown>>,
+    opts: { escape?: boolean; schemas?: Readonly<Record<string, FieldSchema | undefined>>; paths?: ReadonlyMap<string, FieldTree> } = {},
+  ): CelActivation {
     const values: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(raw)) values[name] = toCelValue(v, opts.schemas?.[name], opts.escape ?? true);
+    const escape = opts.escape ?? true;
+    const paths = escape ? undefined : opts.paths;
+    for (const name in raw) {
+      const v = raw[name];
+      if (!paths) values[name] = toCelValue(v, opts.schemas?.[name], escape);
+      else {
+        const tree = paths.get(name);
+        values[name] = tree ? projectCelValue(v, opts.schemas?.[name], tree) : undefined;
+      }
+    }
     return new CelActivation(values);
   }
 
@@ -130,6 +147,7 @@ export class CelActivation {
 
 export class CelProgram {
   private names?: ReadonlySet<string>;
+  private fieldPaths?: ReadonlyMap<string, FieldTree>;
 
   constructor(
     private readonly parsed: ((ctx?: Record<string, unknown>) => unknown) & { ast: ASTNode },
@@ -138,7 +156,12 @@ export class CelProgram {
 
   /** The variables the expression may read (a superset: comprehension variables are in it too). */
   get references(): ReadonlySet<string> {
-    return (this.names ??= referencedNames(this.parsed.ast));
+    return (this.names ??= new Set(this.paths.keys()));
+  }
+
+  /** Per variable, the fields the expression selects from it (see referencedPaths). */
+  get paths(): ReadonlyMap<string, FieldTree> {
+    return (this.fieldPaths ??= referencedPaths(this.parsed.ast));
   }
 
   /** Evaluates with JSON values (converted by the declared variables) or an already converted CelActivation. */

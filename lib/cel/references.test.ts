@@ -22,3 +22,22 @@ describe('CelProgram.references: every variable an expression may read', () => {
     expect(refs(expression)).toEqual(want);
   });
 });
+
+describe('CelProgram.paths: the fields each variable is read through', () => {
+  const show = (expression: string): Record<string, unknown> => {
+    const tree = (t: { all?: true; fields?: ReadonlyMap<string, unknown> }): unknown =>
+      t.all ? '*' : Object.fromEntries([...(t.fields ?? [])].map(([k, v]) => [k, tree(v as typeof t)]));
+    return Object.fromEntries([...env.compile(expression).program!.paths].map(([n, t]) => [n, tree(t)]));
+  };
+  it.each<[string, Record<string, unknown>]>([
+    ['object.metadata.name == "x"', { object: { metadata: { name: '*' } } }],
+    ['has(object.metadata.labels) && object.metadata.name != ""', { object: { metadata: { labels: '*', name: '*' } } }],
+    ['object.?spec.?x.orValue(1) == 1', { object: { spec: { x: '*' } } }],
+    ["object.metadata.labels['a'] == 'b'", { object: { metadata: { labels: '*' } } }],
+    ['object.metadata.name == "x" || object == oldObject', { object: '*', oldObject: '*' }],
+    ['object.items.all(i, i.size() < params.max)', { i: '*', object: { items: '*' }, params: { max: '*' } }],
+    ['size(object.metadata) > 0', { object: { metadata: '*' } }],
+  ])('%s', (expression, want) => {
+    expect(show(expression)).toEqual(want);
+  });
+});

@@ -4,7 +4,7 @@
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
 import type { ApiObject, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
-import { AuthorizerValue, CelActivation, CostBudget, objectField } from '../../cel';
+import { AuthorizerValue, CelActivation, CostBudget, type FieldTree, mergeFieldTrees, objectField } from '../../cel';
 import { celAuthorizer } from './authorizer';
 import { errors } from '../../machinery/errors';
 import type { AdmissionAttributes, ValidatingPlugin } from '../attributes';
@@ -49,8 +49,8 @@ const noParams: readonly (ApiObject | null)[] = [null];
 interface Needs {
   /** Some policy or binding has a namespace selector that can refuse. */
   namespaceLabels: boolean;
-  /** The variables some expression of these policies may read. */
-  references: ReadonlySet<string>;
+  /** The variables some expression of these policies may read, with the fields it selects. */
+  paths: ReadonlyMap<string, FieldTree>;
 }
 
 /** Per hooks list (PolicySet caches the lists and replaces them after a change). */
@@ -59,12 +59,17 @@ const needsByHooks = new WeakMap<readonly PolicyHook[], Needs>();
 function needsOf(hooks: readonly PolicyHook[]): Needs {
   let needs = needsByHooks.get(hooks);
   if (!needs) {
-    const references = new Set<string>();
-    for (const h of hooks) for (const n of h.policy.references) references.add(n);
+    const paths = new Map<string, FieldTree>();
+    for (const h of hooks) {
+      for (const [n, t] of h.policy.paths) {
+        const prev = paths.get(n);
+        paths.set(n, prev ? mergeFieldTrees(prev, t) : t);
+      }
+    }
     const namespaceLabels = hooks.some(
       (h) => selectorRestricts(h.policy.policy.spec?.matchConstraints?.namespaceSelector) || h.bindings.some((b) => selectorRestricts(b.spec?.matchResources?.namespaceSelector)),
     );
-    needsByHooks.set(hooks, (needs = { namespaceLabels, references }));
+    needsByHooks.set(hooks, (needs = { namespaceLabels, paths }));
   }
   return needs;
 }
@@ -174,7 +179,7 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
     // Only a selector that can refuse looks at the namespace's labels (an empty one selects all).
     if (nsName && needs.namespaceLabels) m.namespaceLabels = (await loadNamespace())?.metadata?.labels ?? {};
     // Values no expression of these policies reads are neither built nor converted.
-    const uses = needs.references;
+    const uses = needs.paths;
     const request = uses.has('request') ? requestOf(a) : undefined;
     const authorizer = deps.authorizer && uses.has('authorizer')
       ? new AuthorizerValue(celAuthorizer(deps.authorizer, a.user), { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name })
@@ -207,17 +212,8 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
         }
         if (!base) {
           const namespace = !uses.has('namespaceObject') ? null : namespaceObject !== undefined ? namespaceObject : await loadNamespace();
-          base = CelActivation.of(
-            {
-              object: uses.has('object') ? object : null,
-              oldObject: uses.has('oldObject') ? oldObject : null,
-              request,
-              authorizer,
-              namespaceObject: namespace,
-              params: null,
-            },
-            { escape: false, schemas },
-          );
+          // Only what the expressions select is converted (a large object's other fields are not walked).
+          base = CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace, params: null }, { escape: false, schemas, paths: uses });
         }
         annotations = evaluateBinding(deps, a, p, b, params, base, budget, out, annotations);
       }
