@@ -17,6 +17,8 @@ interface EvalNode {
   evaluate(ev: LibEvaluator, node: EvalNode, ctx: unknown): unknown;
   /** Set by cel-js's checker on binary operators: applies the operator to evaluated operands. */
   handle?: BinaryHandle;
+  /** Set by instrument on every node of the checked tree: its unit cost, looked up once. */
+  celCost?: number;
 }
 type BinaryHandle = (this: EvalNode, l: unknown, r: unknown, ast: unknown, ev: unknown) => unknown;
 
@@ -75,6 +77,7 @@ export function instrument(root: ASTNode): void {
   const node = root as unknown as EvalNode;
   const recorded = new Set<unknown>();
   walk(root, (n) => {
+    n.celCost = nodeCost[n.op] ?? unitCost.operation;
     if (n.op === '==' || n.op === '!=' || n.op === '+') wrapListOperator(n);
     const a = n.args as unknown[];
     if (n.op === 'rcall' && sizedBuiltins.has(a[0] as string)) {
@@ -132,7 +135,8 @@ function costedFor(ev: LibEvaluator): LibEvaluator & CostedEvaluator {
     run(this: LibEvaluator, child: ASTNode, c: unknown): unknown {
       const s = state!;
       const cn = child as unknown as EvalNode;
-      s.tracker.add(nodeCost[cn.op] ?? unitCost.operation);
+      // Nodes made after checking (macro expansions) have no celCost: looked up then.
+      s.tracker.add(cn.celCost ?? nodeCost[cn.op] ?? unitCost.operation);
       const v = cn.evaluate(this, cn, c);
       if (s.values) {
         if (s.recorded.has(child)) s.values.set(child, v);
