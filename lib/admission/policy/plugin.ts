@@ -4,7 +4,7 @@
 // request with upstream's wording; Warn adds a Warning header; Audit an audit annotation.
 import type { ApiObject, StatusReason, ValidatingAdmissionPolicyBinding } from '../../api';
 import { groups, productDomain } from '../../api';
-import { AuthorizerValue, CelActivation, CostBudget, type FieldTree, mergeFieldTrees, objectField } from '../../cel';
+import { AuthorizerValue, CelActivation, CostBudget, type EvalOptions, type FieldTree, mergeFieldTrees, objectField } from '../../cel';
 import { celAuthorizer } from './authorizer';
 import { errors } from '../../machinery/errors';
 import type { AdmissionAttributes, ValidatingPlugin } from '../attributes';
@@ -108,7 +108,7 @@ function evaluateBinding(
   b: ValidatingAdmissionPolicyBinding,
   params: readonly (ApiObject | null)[],
   base: CelActivation,
-  budget: CostBudget,
+  opts: EvalOptions,
   out: Outcome,
   annotations: Map<string, string[]> | undefined,
 ): Map<string, string[]> | undefined {
@@ -117,7 +117,7 @@ function evaluateBinding(
     const param = params[i]!;
     const started = performance.now();
     const activation = param === null ? base : base.with('params', param, { escape: false });
-    const result = evaluatePolicy(p, activation, budget);
+    const result = evaluatePolicy(p, activation, opts);
     const seconds = (performance.now() - started) / 1000;
     for (const d of result.decisions) {
       // Upstream counts an admit only when it comes from an ignored error.
@@ -184,7 +184,7 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
     const authorizer = deps.authorizer && uses.has('authorizer')
       ? new AuthorizerValue(celAuthorizer(deps.authorizer, a.user), { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name })
       : undefined;
-    const budget = new CostBudget();
+    const opts: EvalOptions = { budget: new CostBudget() };
     const kindSchema = deps.schemaOf?.(a.resource.group, a.version ?? '', a.resource.resource);
     const schemas = kindSchema && !a.subresource ? { object: objectField(kindSchema), oldObject: objectField(kindSchema) } : undefined;
     // Converted once for every policy; params and the namespace are added per binding.
@@ -215,7 +215,7 @@ export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlu
           // Only what the expressions select is converted (a large object's other fields are not walked).
           base = CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace, params: null }, { escape: false, schemas, paths: uses });
         }
-        annotations = evaluateBinding(deps, a, p, b, params, base, budget, out, annotations);
+        annotations = evaluateBinding(deps, a, p, b, params, base, opts, out, annotations);
       }
       if (annotations) for (const [key, values] of annotations) a.addAuditAnnotation?.(`${p.name}/${key}`, values.join(', '));
     }
