@@ -8,6 +8,7 @@ import { labelSelectorFromWire } from '../../lib/auth/rbac';
 import { followStore } from '../../lib/registry/follow';
 import { listObjects } from '../../lib/registry/list';
 import type { GenericStore } from '../../lib/registry/store';
+import type { ObjectSchema } from '../../lib/api/schema';
 import { namespaceLookup, systemContext } from '../../lib/registry/stores';
 
 function storeOf(stores: readonly GenericStore[], info: { group: string; version: string; resource: string }): GenericStore {
@@ -34,6 +35,8 @@ export function followPolicies(stores: readonly GenericStore[], set: PolicySet):
     const key = `${s.resource.group}/${s.resource.resource}`;
     versions.set(key, [...(versions.get(key) ?? []), s.resource.version]);
   }
+  const schemas = new Map<string, ObjectSchema | undefined>();
+  for (const s of [...stores].reverse()) schemas.set(`${s.resource.group}/${s.resource.version}/${s.resource.resource}`, s.resource.schema);
   const deps: PolicyPluginDeps = {
     policies: set,
     namespace: namespaceLookup(stores),
@@ -65,8 +68,8 @@ export function followPolicies(stores: readonly GenericStore[], set: PolicySet):
       return list.items;
     },
     versionsOf: (group, resource) => versions.get(`${group}/${resource}`) ?? [],
-    schemaOf: (group, version, resource) =>
-      stores.find((s) => s.resource.group === group && s.resource.version === version && s.resource.resource === resource)?.resource.schema,
+    // Asked on every admitted request that some policy matches: a map, not a scan of the stores.
+    schemaOf: (group, version, resource) => schemas.get(`${group}/${version}/${resource}`),
   };
   return {
     deps,

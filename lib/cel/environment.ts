@@ -4,6 +4,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
+import { type FieldTree, referencedPaths } from './references';
 import { instrument, withTracker } from './instrument';
 import type { CostedEvaluator } from './instrument';
 import { authorizerLibrary } from './library/authorizerValues';
@@ -18,7 +19,7 @@ import { stringsExtLibrary } from './library/stringsExt';
 import type { CelFunction, CelLibrary } from './library/types';
 import { typeNamesLibrary, typeValueSources } from './library/typeNames';
 import { urlLibrary } from './library/url';
-import { toCelValue } from './values';
+import { projectCelValue, toCelValue } from './values';
 
 export interface CelVariable {
   name: string;
@@ -110,26 +111,58 @@ export class CelEnvironment {
 export class CelActivation {
   private constructor(readonly values: Readonly<Record<string, unknown>>) {}
 
-  /** `escape` false: property names as they are (admission's unstructured objects). */
-  static of(raw: Readonly<Record<string, unknown>>, opts: { escape?: boolean; schemas?: Readonly<Record<string, FieldSchema | undefined>> } = {}): CelActivation {
+  /**
+   * `escape` false: property names as they are (admission's unstructured objects). `paths`
+   * (unescaped values only): what the expressions to be evaluated read (CelProgram.paths merged);
+   * a variable absent from it is left out, one read through fields gets only those fields
+   * converted — the full conversion of a large object is most of an evaluation's cost.
+   */
+  static of(
+    raw: Readonly<Record<string, unknown>>,
+    opts: { escape?: boolean; schemas?: Readonly<Record<string, FieldSchema | undefined>>; paths?: ReadonlyMap<string, FieldTree> } = {},
+  ): CelActivation {
     const values: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(raw)) values[name] = toCelValue(v, opts.schemas?.[name], opts.escape ?? true);
+    const escape = opts.escape ?? true;
+    const paths = escape ? undefined : opts.paths;
+    for (const name in raw) {
+      const v = raw[name];
+      if (!paths) values[name] = toCelValue(v, opts.schemas?.[name], escape);
+      else {
+        const tree = paths.get(name);
+        values[name] = tree ? projectCelValue(v, opts.schemas?.[name], tree) : undefined;
+      }
+    }
     return new CelActivation(values);
   }
 
   with(name: string, value: unknown, opts: { escape?: boolean; schema?: FieldSchema; celValue?: boolean } = {}): CelActivation {
-    // The others are inherited, not copied: cel-js reads variables as properties of the context.
-    const values = Object.create(this.values) as Record<string, unknown>;
+    // A flat copy, not Object.create(this.values): a fresh object per request used as a
+    // prototype costs V8 a prototype map each time and makes cel-js's variable reads megamorphic.
+    const values: Record<string, unknown> = {};
+    for (const k in this.values) values[k] = this.values[k];
     values[name] = opts.celValue ? value : toCelValue(value, opts.schema, opts.escape ?? true);
     return new CelActivation(values);
   }
 }
 
 export class CelProgram {
+  private names?: ReadonlySet<string>;
+  private fieldPaths?: ReadonlyMap<string, FieldTree>;
+
   constructor(
     private readonly parsed: ((ctx?: Record<string, unknown>) => unknown) & { ast: ASTNode },
     private readonly variables: ReadonlyMap<string, CelVariable>,
   ) {}
+
+  /** The variables the expression may read (a superset: comprehension variables are in it too). */
+  get references(): ReadonlySet<string> {
+    return (this.names ??= new Set(this.paths.keys()));
+  }
+
+  /** Per variable, the fields the expression selects from it (see referencedPaths). */
+  get paths(): ReadonlyMap<string, FieldTree> {
+    return (this.fieldPaths ??= referencedPaths(this.parsed.ast));
+  }
 
   /** Evaluates with JSON values (converted by the declared variables) or an already converted CelActivation. */
   evaluate(activation: Readonly<Record<string, unknown>> | CelActivation, opts: EvalOptions = {}): EvalResult {

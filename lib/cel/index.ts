@@ -6,6 +6,7 @@ export type { CelAuthorizer, CelAuthorizerDecision, CelPathCheck, CelResourceChe
 export { compilationFailedDetail, policyEnvironment } from './policyEnvironment';
 export { AuthorizerValue } from './library/authorizerValues';
 export { objectField } from './schemaField';
+export { mergeFieldTrees, type FieldTree } from './references';
 export { TypedChecker } from './typing';
 export type { CheckResult, TypedVariable } from './typing';
 export { costErrorMessage, estimateCost, maxRequestSizeBytes } from './staticCost';

@@ -17,6 +17,8 @@ interface EvalNode {
   evaluate(ev: LibEvaluator, node: EvalNode, ctx: unknown): unknown;
   /** Set by cel-js's checker on binary operators: applies the operator to evaluated operands. */
   handle?: BinaryHandle;
+  /** Set by instrument on every node of the checked tree: its unit cost, looked up once. */
+  celCost?: number;
 }
 type BinaryHandle = (this: EvalNode, l: unknown, r: unknown, ast: unknown, ev: unknown) => unknown;
 
@@ -75,6 +77,7 @@ export function instrument(root: ASTNode): void {
   const node = root as unknown as EvalNode;
   const recorded = new Set<unknown>();
   walk(root, (n) => {
+    n.celCost = nodeCost[n.op] ?? unitCost.operation;
     if (n.op === '==' || n.op === '!=' || n.op === '+') wrapListOperator(n);
     const a = n.args as unknown[];
     if (n.op === 'rcall' && sizedBuiltins.has(a[0] as string)) {
@@ -85,12 +88,15 @@ export function instrument(root: ASTNode): void {
   const base = Object.getPrototypeOf(node).evaluate as EvalNode['evaluate'];
   // One state object per root, reused: a root is never evaluated inside its own evaluation.
   const own: RootState = { tracker: new CostTracker(0), recorded, values: undefined };
+  let values: Map<unknown, unknown> | undefined;
+  const recordedList = [...recorded];
   const hook: EvalNode['evaluate'] = function (this: EvalNode, ev, n, ctx) {
     const tracker = active;
     if (!tracker) return base.call(this, ev, n, ctx);
     const prev = state;
     own.tracker = tracker;
-    own.values = recorded.size ? new Map() : undefined;
+    // The root's map, reused: emptied after each evaluation so it keeps no request data.
+    own.values = recorded.size ? (values ??= new Map()) : undefined;
     state = own;
     tracker.add(nodeCost[node.op] ?? unitCost.operation);
     try {
@@ -98,6 +104,8 @@ export function instrument(root: ASTNode): void {
       if (node.op === 'rcall' && state.values) chargeSized(tracker, node, state.values);
       return v;
     } finally {
+      // Overwritten, not deleted: deleting shrinks (reallocates) the map's table.
+      if (own.values) for (let i = 0; i < recordedList.length; i++) own.values.set(recordedList[i], undefined);
       state = prev;
       this.evaluate = hook;
     }
@@ -127,7 +135,8 @@ function costedFor(ev: LibEvaluator): LibEvaluator & CostedEvaluator {
     run(this: LibEvaluator, child: ASTNode, c: unknown): unknown {
       const s = state!;
       const cn = child as unknown as EvalNode;
-      s.tracker.add(nodeCost[cn.op] ?? unitCost.operation);
+      // Nodes made after checking (macro expansions) have no celCost: looked up then.
+      s.tracker.add(cn.celCost ?? nodeCost[cn.op] ?? unitCost.operation);
       const v = cn.evaluate(this, cn, c);
       if (s.values) {
         if (s.recorded.has(child)) s.values.set(child, v);

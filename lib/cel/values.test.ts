@@ -41,4 +41,12 @@ describe('CelActivation', () => {
     const b = a.with('params', { n: 1 }, { escape: false }).with('variables', { v: 5n }, { celValue: true });
     expect(env.compile('params.n + variables.v').program!.evaluate(b)).toMatchObject({ ok: true, value: 6n });
   });
+
+  it('with() leaves the activation it extends as it was (one base serves many policies)', () => {
+    const a = CelActivation.of({ object: { n: 1 }, params: null }, { escape: false });
+    const b = a.with('params', { n: 2 }, { escape: false });
+    const c = b.with('params', { n: 3 }, { escape: false });
+    const sum = env.compile('object.n + (params == null ? 0 : params.n)').program!;
+    expect([a, b, c].map((x) => sum.evaluate(x))).toMatchObject([{ value: 1n }, { value: 3n }, { value: 4n }]);
+  });
 });

@@ -2,6 +2,7 @@
 // property names are escaped, inaccessible properties are dropped. Map keys stay as they are.
 // Copy on write: a part that needs no change is handed over as it is (cel-js never mutates its
 // inputs), so converting a request's object allocates only around its numbers and typed lists.
+import type { FieldTree } from './references';
 import type { FieldSchema } from '../api/schema';
 import { escapeName } from './escaping';
 import { tagList } from './listTypes';
@@ -56,4 +57,23 @@ export function toCelValue(v: unknown, field?: FieldSchema, escape = true): unkn
     if (out && ident !== undefined) out[ident] = c;
   }
   return out ?? v;
+}
+
+/**
+ * toCelValue (unescaped) of only the fields `tree` selects: the selected fields are converted
+ * whole, the objects on the way hold just the selected keys that exist. An expression whose reads
+ * of the value are those selections sees exactly what the full conversion would give it.
+ */
+export function projectCelValue(v: unknown, field: FieldSchema | undefined, tree: FieldTree): unknown {
+  if (tree.all || !tree.fields || v === null || typeof v !== 'object' || Array.isArray(v)) return toCelValue(v, field, false);
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const src = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, sub] of tree.fields) {
+    if (!Object.prototype.hasOwnProperty.call(src, k)) continue;
+    const child = field?.type === 'map' ? field.values : field?.type === 'object' ? field.ref().fields[k] : undefined;
+    out[k] = projectCelValue(src[k], child, sub);
+  }
+  return out;
 }

@@ -230,6 +230,15 @@ export class GenericStore {
     return res.kv;
   }
 
+  /**
+   * An object as any read of the watch cache has it (resourceVersion=0 semantics), decoded once
+   * per revision and shared read-only with GETs and watch events: admission reads the request's
+   * namespace for every create, and decoding it each time was a measurable part of a create.
+   */
+  getShared(ctx: RequestContext, name: string): Promise<ApiObject> {
+    return this.getServed(ctx, name, { any: true });
+  }
+
   private decodeOrFail(kv: KeyValue, name: string): ApiObject {
     try {
       return this.decode(kv);

@@ -49,7 +49,7 @@ export async function closeCaches(stores: readonly GenericStore[]): Promise<void
   await Promise.all(stores.map((s) => s.cache?.close()));
 }
 
-/** Reads a namespace, null when it does not exist (for admission). */
+/** Reads a namespace, null when it does not exist (for admission; shared: callers must not change it). */
 export function namespaceLookup(stores: readonly GenericStore[]): (name: string) => Promise<Namespace | null> {
   const ns = stores.find((s) => s.resource.resource === 'namespaces' && s.resource.group === '');
   if (!ns) throw new Error('namespaces are not served');
@@ -58,7 +58,7 @@ export function namespaceLookup(stores: readonly GenericStore[]): (name: string)
     try {
       // The cache answers at once (as upstream's informer); a miss may only mean the cache has
       // not seen a namespace created a moment ago, so it is confirmed with a quorum read.
-      const cached = await ns.get(systemContext(), name, { any: true }).catch(() => null);
+      const cached = await ns.getShared(systemContext(), name).catch(() => null);
       if (cached) return cached as Namespace;
       return (await ns.get(systemContext(), name)) as Namespace;
     } catch (e) {

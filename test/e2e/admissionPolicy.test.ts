@@ -206,6 +206,43 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(ok.status).toBe(201);
   });
 
+  test('namespaceObject is the request namespace as it is now: a label added later is seen', async () => {
+    await kubectlCreate(c.apiserver, [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'nsobj' } },
+      {
+        apiVersion: api,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'gold-namespaces' },
+        spec: {
+          matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
+          matchConditions: [{ name: 'nsobj-only', expression: "object.metadata.namespace == 'nsobj'" }],
+          validations: [
+            {
+              expression: "has(namespaceObject.metadata.labels) && namespaceObject.metadata.labels.?tier.orValue('') == 'gold'",
+              messageExpression: "'namespace ' + namespaceObject.metadata.name + ' is not gold'",
+            },
+          ],
+        },
+      },
+      { apiVersion: api, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'gold-namespaces' }, spec: { policyName: 'gold-namespaces', validationActions: ['Deny'] } },
+    ]);
+    const denied = await eventually(async () => {
+      const res = await c.apiserver.request('POST', '/api/v1/namespaces/nsobj/configmaps', { body: { metadata: { name: 'early' } } });
+      return res.status === 201 ? undefined : res;
+    });
+    expect(denied.json<{ message: string }>().message).toBe(
+      `configmaps "early" is forbidden: ValidatingAdmissionPolicy 'gold-namespaces' with binding 'gold-namespaces' denied request: namespace nsobj is not gold`,
+    );
+    const ns = (await c.apiserver.request('GET', '/api/v1/namespaces/nsobj')).json<{ metadata: { labels?: Record<string, string> } }>();
+    const put = await c.apiserver.request('PUT', '/api/v1/namespaces/nsobj', { body: { ...ns, metadata: { ...ns.metadata, labels: { ...ns.metadata.labels, tier: 'gold' } } } });
+    expect(put.status).toBe(200);
+    const created = await eventually(async () => {
+      const res = await c.apiserver.request('POST', '/api/v1/namespaces/nsobj/configmaps', { body: { metadata: { name: 'later' } } });
+      return res.status === 201 ? res : undefined;
+    });
+    expect(created.status).toBe(201);
+  });
+
   test('the authorizer variable is backed by RBAC: the requester may, a bare service account may not', async () => {
     await kubectlCreate(c.apiserver, [
       {
@@ -246,6 +283,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(k.code).toBe(0);
     expect(k.stdout.split('\n').filter(Boolean).sort()).toEqual([
       'validatingadmissionpolicy.admissionregistration.svc.io/authz',
+      'validatingadmissionpolicy.admissionregistration.svc.io/gold-namespaces',
       'validatingadmissionpolicy.admissionregistration.svc.io/required-labels',
       'validatingadmissionpolicy.admissionregistration.svc.io/sa-prefix',
       'validatingadmissionpolicy.admissionregistration.svc.io/short-names',
@@ -255,6 +293,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(rows[0]).toEqual(['NAME', 'VALIDATIONS', 'PARAMKIND', 'AGE']);
     expect(rows.slice(1).map((r) => r.slice(0, 3))).toEqual([
       ['authz', '2', '<unset>'],
+      ['gold-namespaces', '1', '<unset>'],
       ['required-labels', '1', 'v1/ConfigMap'],
       ['sa-prefix', '1', 'v1/ConfigMap'],
       ['short-names', '1', '<unset>'],
@@ -264,6 +303,7 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(brows[0]).toEqual(['NAME', 'POLICYNAME', 'PARAMREF', 'AGE']);
     expect(brows.slice(1).map((r) => r.slice(0, 3))).toEqual([
       ['authz', 'authz', '<unset>'],
+      ['gold-namespaces', 'gold-namespaces', '<unset>'],
       ['required-labels', 'required-labels', 'label-rule=yes'],
       ['short-names-warn', 'short-names', '<unset>'],
     ]);

@@ -3,7 +3,7 @@
 // expressions that do not compile; a stored one that still fails (e.g. written by an older
 // server) becomes the policy's configuration error, handled by its failurePolicy.
 import type { ValidatingAdmissionPolicy } from '../../api';
-import { type CelProgram, compilationFailedDetail, policyEnvironment } from '../../cel';
+import { type CelProgram, compilationFailedDetail, type FieldTree, mergeFieldTrees, policyEnvironment } from '../../cel';
 
 export interface CompiledExpression {
   expression: string;
@@ -26,17 +26,26 @@ export interface CompiledPolicy {
   auditAnnotations: (CompiledExpression & { key: string })[];
   /** Set when an expression does not compile. */
   configurationError?: string;
+  /** Every variable any of its expressions may read (see CelProgram.references). */
+  references: ReadonlySet<string>;
+  /** Per variable, the fields its expressions select (CelProgram.paths merged). */
+  paths: ReadonlyMap<string, FieldTree>;
 }
 
 export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy {
   const spec = policy.spec ?? {};
   const env = policyEnvironment(spec.paramKind !== undefined);
   const errors: string[] = [];
+  const paths = new Map<string, FieldTree>();
   const compile = (expression: string): CompiledExpression | undefined => {
     const r = env.compile(expression);
     if (r.error !== undefined) {
       errors.push(compilationFailedDetail(r.error));
       return undefined;
+    }
+    for (const [n, t] of r.program.paths) {
+      const prev = paths.get(n);
+      paths.set(n, prev ? mergeFieldTrees(prev, t) : t);
     }
     return { expression, program: r.program };
   };
@@ -61,6 +70,8 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
       const c = compile((a.valueExpression ?? '').trim());
       return c ? [{ ...c, key: a.key ?? '' }] : [];
     }),
+    references: new Set(paths.keys()),
+    paths,
   };
   if (errors.length) compiled.configurationError = errors.join('; ');
   return compiled;

@@ -12,7 +12,7 @@ export interface ParamKind {
 
 export interface PolicyPluginDeps {
   policies: PolicySet;
-  /** The namespace object, null when it does not exist. */
+  /** The namespace object (shared and read-only), null when it does not exist. */
   namespace(name: string): Promise<ApiObject | null>;
   /** Whether the param kind is namespaced; undefined when the kind is not served. */
   paramScope(kind: ParamKind): { namespaced: boolean } | undefined;

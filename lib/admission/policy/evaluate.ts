@@ -1,7 +1,7 @@
 // Evaluating one compiled policy for one binding and parameter (upstream validating/validator.go):
 // matchConditions (all true to go on), variables, validations with their failure messages and
 // reasons, and audit annotation values. Errors follow the policy's failurePolicy.
-import type { CelActivation, CostBudget, EvalOptions } from '../../cel';
+import { type CelActivation, CostBudget, type EvalOptions } from '../../cel';
 import type { CompiledExpression, CompiledPolicy, CompiledValidation } from './compiled';
 
 /** `error`: the decision comes from an evaluation error (failurePolicy decided the action). */
@@ -11,8 +11,14 @@ export type Decision =
 
 export interface PolicyResult {
   decisions: Decision[];
-  auditAnnotations: { key: string; value: string }[];
+  auditAnnotations: readonly { key: string; value: string }[];
 }
+
+/** Shared by every passing validation and every result without annotations (read only). */
+/** Stands for the variables record of a policy without variables (nothing is written to it). */
+const noVariables: Record<string, unknown> = Object.freeze({});
+const admitted: Decision = Object.freeze({ action: 'admit' });
+const noAnnotations: readonly { key: string; value: string }[] = Object.freeze([]);
 
 const maxMessageLength = 5 * 1024;
 
@@ -42,23 +48,27 @@ function aggregate(messages: readonly string[]): string {
   return messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
 }
 
+function errorDecision(p: CompiledPolicy, message: string, index: number): Decision {
+  return p.failurePolicy === 'Ignore' ? { action: 'admit', error: message } : { action: 'deny', message, index, error: true };
+}
+
 /** Evaluates the policy; `base` holds object, oldObject, request, params, namespaceObject, authorizer. */
-export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: CostBudget): PolicyResult {
-  const opts: EvalOptions = { budget };
-  const onError = (message: string, index: number): Decision =>
-    p.failurePolicy === 'Ignore' ? { action: 'admit', error: message } : { action: 'deny', message, index, error: true };
-  const variables: Record<string, unknown> = {};
-  // Variables hold CEL values already; later ones see the earlier ones through this record.
-  const activation = base.with('variables', variables, { celValue: true });
+export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: CostBudget | EvalOptions): PolicyResult {
+  // One options object per request when the caller passes it (not per policy).
+  const opts: EvalOptions = budget instanceof CostBudget ? { budget } : budget;
+  const variables: Record<string, unknown> = p.variables.length || p.references.has('variables') ? {} : noVariables;
+  // Variables hold CEL values already; later ones see the earlier ones through this record
+  // (added only when some expression reads it: the copy is per policy and request).
+  const activation = p.references.has('variables') ? base.with('variables', variables, { celValue: true }) : base;
   // Any false condition skips the policy; errors without a false one follow the failurePolicy.
-  const conditionErrors: string[] = [];
+  let conditionErrors: string[] | undefined;
   for (const c of p.matchConditions) {
     const r = c.program.evaluate(activation, opts);
-    if (!r.ok) conditionErrors.push(r.costExceeded ? outOfBudgetMessage : errorMessage(c, r.message));
-    else if (r.value === false) return { decisions: [], auditAnnotations: [] };
+    if (!r.ok) (conditionErrors ??= []).push(r.costExceeded ? outOfBudgetMessage : errorMessage(c, r.message));
+    else if (r.value === false) return { decisions: [], auditAnnotations: noAnnotations };
   }
-  if (conditionErrors.length) {
-    return { decisions: [onError(aggregate(conditionErrors), -1)], auditAnnotations: [] };
+  if (conditionErrors) {
+    return { decisions: [errorDecision(p, aggregate(conditionErrors), -1)], auditAnnotations: noAnnotations };
   }
   // Variables in order (each may use the earlier ones); one that fails is left out, so an
   // expression that uses it fails in turn.
@@ -66,23 +76,27 @@ export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: C
     const r = v.program.evaluate(activation, opts);
     if (r.ok) variables[v.name] = r.value;
   }
-  const decisions = p.validations.map((v, index): Decision => {
+  // Sized up front: growing an empty array by push allocates room for 16.
+  const decisions = new Array<Decision>(p.validations.length);
+  for (let index = 0; index < p.validations.length; index++) {
+    const v = p.validations[index]!;
     const r = v.program.evaluate(activation, opts);
-    if (!r.ok) return onError(r.costExceeded ? outOfBudgetMessage : errorMessage(v, r.message), index);
-    if (typeof r.value !== 'boolean') return onError(errorMessage(v, `expected a boolean, got ${typeof r.value}`), index);
-    if (r.value) return { action: 'admit' };
-    return { action: 'deny', message: failureMessage(v, activation, opts), reason: v.reason ?? 'Invalid', index };
-  });
+    if (!r.ok) decisions[index] = errorDecision(p, r.costExceeded ? outOfBudgetMessage : errorMessage(v, r.message), index);
+    else if (typeof r.value !== 'boolean') decisions[index] = errorDecision(p, errorMessage(v, `expected a boolean, got ${typeof r.value}`), index);
+    else if (r.value) decisions[index] = admitted;
+    else decisions[index] = { action: 'deny', message: failureMessage(v, activation, opts), reason: v.reason ?? 'Invalid', index };
+  }
+  if (p.auditAnnotations.length === 0) return { decisions, auditAnnotations: noAnnotations };
   const auditAnnotations: { key: string; value: string }[] = [];
   for (const a of p.auditAnnotations) {
     const r = a.program.evaluate(activation, opts);
     if (!r.ok) {
-      decisions.push(onError(errorMessage(a, r.message), -1));
+      decisions.push(errorDecision(p, errorMessage(a, r.message), -1));
       continue;
     }
     if (r.value === null || r.value === undefined) continue;
     if (typeof r.value === 'string') auditAnnotations.push({ key: a.key, value: r.value.slice(0, 10 * 1024) });
-    else decisions.push(onError(errorMessage(a, `valueExpression must evaluate to a string or null, got ${typeof r.value}`), -1));
+    else decisions.push(errorDecision(p, errorMessage(a, `valueExpression must evaluate to a string or null, got ${typeof r.value}`), -1));
   }
   return { decisions, auditAnnotations };
 }

@@ -1,5 +1,5 @@
 import type { MatchResources, NamedRuleWithOperations } from '../../api';
-import { matchResourcesMatch, ruleMatches, type MatchRequest } from './matching';
+import { matchResourcesMatch, ruleKeyOf, ruleMatches, selectorRestricts, type MatchRequest } from './matching';
 
 const req = (over: Partial<MatchRequest> = {}): MatchRequest => ({
   operation: 'CREATE',
@@ -66,5 +66,44 @@ describe('matchResourcesMatch', () => {
     ['a binding without matchResources matches', undefined, {}, false, true],
   ])('%s', (_n, m, q, requireRules, want) => {
     expect(matchResourcesMatch(m, req(q), requireRules)).toBe(want);
+  });
+});
+
+describe('remembered rule results (MatchRequest.ruleKey)', () => {
+  const keyed = (q: Partial<MatchRequest>): MatchRequest => {
+    const r = req(q);
+    return { ...r, ruleKey: ruleKeyOf(r) };
+  };
+  // One stored matchResources asked by a sequence of different requests: each answer equals the
+  // uncached one, so a remembered result never leaks into another kind of request.
+  it.each<[string, MatchResources, Partial<MatchRequest>[]]>([
+    ['operations', { resourceRules: [rule({ operations: ['CREATE'] })] }, [{}, { operation: 'UPDATE' }, {}, { operation: 'DELETE' }]],
+    ['subresources', { resourceRules: [rule({ resources: ['pods'] })] }, [{}, { subresource: 'status' }, {}, { resource: 'services' }]],
+    ['versions and scope', { resourceRules: [rule({ apiVersions: ['v1'], scope: 'Namespaced' })] }, [{}, { version: 'v2', versions: ['v2'] }, { namespaced: false }, {}]],
+    ['resourceNames (never remembered)', { resourceRules: [rule({ resourceNames: ['p1'] })] }, [{}, { name: 'p2' }, {}, { name: 'p3' }]],
+    ['excluded names', { resourceRules: [rule()], excludeResourceRules: [rule({ resourceNames: ['p2'] })] }, [{}, { name: 'p2' }, { name: 'p1' }]],
+    ['selectors still per request', { resourceRules: [rule()], objectSelector: { matchLabels: { app: 'web' } } }, [{}, { objectLabels: { app: 'db' } }, {}]],
+  ])('%s', (_n, m, qs) => {
+    for (const requireRules of [true, false]) {
+      for (const q of qs) expect(matchResourcesMatch(m, keyed(q), requireRules)).toBe(matchResourcesMatch(m, req(q), requireRules));
+    }
+  });
+
+  it('a policy (rules required) and a binding (rules optional) with the same matchResources differ', () => {
+    const m: MatchResources = { resourceRules: [] };
+    expect(matchResourcesMatch(m, keyed({}), true)).toBe(false);
+    expect(matchResourcesMatch(m, keyed({}), false)).toBe(true);
+  });
+});
+
+describe('selectorRestricts: whether a namespace selector needs the namespace', () => {
+  it.each<[string, MatchResources['namespaceSelector'], boolean]>([
+    ['absent', undefined, false],
+    ['empty', {}, false],
+    ['empty lists', { matchLabels: {}, matchExpressions: [] }, false],
+    ['a label', { matchLabels: { env: 'prod' } }, true],
+    ['an expression', { matchExpressions: [{ key: 'env', operator: 'DoesNotExist' }] }, true],
+  ])('%s', (_n, s, want) => {
+    expect(selectorRestricts(s)).toBe(want);
   });
 });

@@ -22,6 +22,16 @@ export interface MatchRequest {
   oldObjectLabels?: Readonly<Record<string, string>>;
   /** The request is on a Namespace: the namespace selector looks at the object's own labels. */
   isNamespace: boolean;
+  /**
+   * Everything rules look at except the name (see ruleKeyOf): set, rule results are remembered
+   * per matchResources and key, so a request walks each policy's rules once per kind of request.
+   */
+  ruleKey?: string;
+}
+
+/** The part of a request resourceRules depend on (versions follow from group/resource). */
+export function ruleKeyOf(r: Omit<MatchRequest, 'ruleKey'>): string {
+  return `${r.operation} ${r.group} ${r.version} ${r.resource} ${r.subresource} ${r.namespaced ? 'n' : 'c'}`;
 }
 
 const hasOrStar = (xs: readonly string[] | undefined, v: string): boolean => !!xs && (xs.includes('*') || xs.includes(v));
@@ -74,8 +84,38 @@ function namespaceMatches(s: WireLabelSelector | undefined, r: MatchRequest): bo
 
 function objectMatches(s: WireLabelSelector | undefined, r: MatchRequest): boolean {
   if (!s) return true;
-  const sel = labelSelectorFromWire(s);
+  let sel = parsedSelectors.get(s);
+  if (!sel) parsedSelectors.set(s, (sel = labelSelectorFromWire(s)));
   return (r.objectLabels !== undefined && sel.matches(r.objectLabels)) || (r.oldObjectLabels !== undefined && sel.matches(r.oldObjectLabels));
+}
+
+/** Whether a selector can refuse anything: an absent or empty one selects every namespace. */
+export function selectorRestricts(s: WireLabelSelector | undefined): boolean {
+  return !!s && (Object.keys(s.matchLabels ?? {}).length > 0 || (s.matchExpressions ?? []).length > 0);
+}
+
+function rulesMatch(mr: MatchResources, r: MatchRequest, requireRules: boolean): boolean {
+  const equivalent = (mr.matchPolicy ?? 'Equivalent') === 'Equivalent';
+  const rules = mr.resourceRules ?? [];
+  if ((rules.length > 0 || requireRules) && !rules.some((rule) => ruleMatches(rule, r, equivalent))) return false;
+  return !(mr.excludeResourceRules ?? []).some((rule) => ruleMatches(rule, r, equivalent));
+}
+
+interface RuleMemo {
+  /** Results by ruleKey and requireRules; absent when a rule names resources (the name matters). */
+  byKey?: [Map<string, boolean>, Map<string, boolean>];
+}
+
+/** Per stored matchResources (immutable once stored, like the selectors). */
+const ruleMemos = new WeakMap<MatchResources, RuleMemo>();
+
+function memoFor(mr: MatchResources): RuleMemo {
+  let memo = ruleMemos.get(mr);
+  if (!memo) {
+    const named = [...(mr.resourceRules ?? []), ...(mr.excludeResourceRules ?? [])].some((x) => (x.resourceNames ?? []).length > 0);
+    ruleMemos.set(mr, (memo = named ? {} : { byKey: [new Map(), new Map()] }));
+  }
+  return memo;
 }
 
 /**
@@ -86,8 +126,10 @@ export function matchResourcesMatch(mr: MatchResources | undefined, r: MatchRequ
   if (!mr) return !requireRules;
   if (!namespaceMatches(mr.namespaceSelector, r)) return false;
   if (!objectMatches(mr.objectSelector, r)) return false;
-  const equivalent = (mr.matchPolicy ?? 'Equivalent') === 'Equivalent';
-  const rules = mr.resourceRules ?? [];
-  if ((rules.length > 0 || requireRules) && !rules.some((rule) => ruleMatches(rule, r, equivalent))) return false;
-  return !(mr.excludeResourceRules ?? []).some((rule) => ruleMatches(rule, r, equivalent));
+  const maps = r.ruleKey === undefined ? undefined : memoFor(mr).byKey;
+  if (!maps) return rulesMatch(mr, r, requireRules);
+  const byKey = maps[requireRules ? 1 : 0];
+  let ok = byKey.get(r.ruleKey!);
+  if (ok === undefined) byKey.set(r.ruleKey!, (ok = rulesMatch(mr, r, requireRules)));
+  return ok;
 }

@@ -33,6 +33,8 @@ const namespaces: Record<string, ApiObject> = {
   'team-a': { metadata: { name: 'team-a', labels: { team: 'a' } } },
   other: { metadata: { name: 'other', labels: {} } },
 };
+/** The namespaces the plugin read, in order. */
+const namespaceReads: string[] = [];
 const configMaps: Record<string, ApiObject> = {
   'team-a/team': { metadata: { name: 'team', namespace: 'team-a', labels: { kind: 'prefix' } }, data: { prefix: 'a-' } },
   'team-a/stricter': { metadata: { name: 'stricter', namespace: 'team-a', labels: { kind: 'prefix' } }, data: { prefix: 'a-r' } },
@@ -52,7 +54,10 @@ function setup(policies: ValidatingAdmissionPolicy[], bindings: ValidatingAdmiss
   set.replaceBindings(bindings);
   return validatingAdmissionPolicy({
     policies: set,
-    namespace: async (n) => namespaces[n] ?? null,
+    namespace: async (n) => {
+      namespaceReads.push(n);
+      return namespaces[n] ?? null;
+    },
     paramScope: (k) => (k.apiVersion === 'v1' && k.kind === 'ConfigMap' ? { namespaced: true } : undefined),
     param: async (_k, ns, name) => configMaps[`${ns}/${name}`] ?? null,
     paramsBySelector: async (_k, ns, sel) =>
@@ -217,6 +222,35 @@ describe('ValidatingAdmissionPolicy plugin', () => {
     await setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('x'));
     const e = await refusal(setup([p], [binding('b', 'p', { paramRef: undefined })])(attrs('x', 'other')));
     expect(e.status.message).toContain('denied request: may not delete');
+  });
+
+  it('reads the namespace only when a selector can refuse or an expression reads namespaceObject', async () => {
+    const byName = { matchConstraints: { resourceRules: rules, namespaceSelector: {}, objectSelector: {} }, paramKind: undefined };
+    const cases: [string, Record<string, unknown>, string, boolean, string[]][] = [
+      ['object only, empty selector', { ...byName, validations: [{ expression: "object.metadata.name != 'bad'" }] }, 'bad', false, []],
+      ['object only, admitted', { ...byName, validations: [{ expression: "object.metadata.name != 'bad'" }] }, 'good', true, []],
+      ['a namespace selector that matches', { ...byName, matchConstraints: { ...byName.matchConstraints, namespaceSelector: { matchLabels: { team: 'a' } } }, validations: [{ expression: 'false' }] }, 'x', false, ['team-a']],
+      ['a namespace selector that does not', { ...byName, matchConstraints: { ...byName.matchConstraints, namespaceSelector: { matchLabels: { team: 'b' } } }, validations: [{ expression: 'false' }] }, 'x', true, ['team-a']],
+      ['namespaceObject in a messageExpression', { ...byName, validations: [{ expression: 'false', messageExpression: 'namespaceObject.metadata.labels.team' }] }, 'x', false, ['team-a']],
+      ['namespaceObject in a variable', { ...byName, variables: [{ name: 'team', expression: "namespaceObject.metadata.labels.team == 'a'" }], validations: [{ expression: '!variables.team' }] }, 'x', false, ['team-a']],
+    ];
+    for (const [name, spec, object, admitted, reads] of cases) {
+      namespaceReads.length = 0;
+      const run = setup([policy('p', spec)], [binding('b', 'p', { paramRef: undefined })])(attrs(object));
+      if (admitted) await run;
+      else await refusal(run);
+      expect([name, namespaceReads]).toEqual([name, reads]);
+    }
+    namespaceReads.length = 0;
+    const e = await refusal(setup([policy('p', cases[4]![1])], [binding('b', 'p', { paramRef: undefined })])(attrs('x')));
+    expect(e.status.message).toBe('serviceaccounts "x" is forbidden: ValidatingAdmissionPolicy \'p\' with binding \'b\' denied request: a');
+  });
+
+  it('a binding namespace selector reads the namespace too', async () => {
+    namespaceReads.length = 0;
+    const p = policy('p', { paramKind: undefined, validations: [{ expression: 'false' }] });
+    await setup([p], [binding('b', 'p', { paramRef: undefined, matchResources: { namespaceSelector: { matchLabels: { team: 'b' } } } })])(attrs('x'));
+    expect(namespaceReads).toEqual(['team-a']);
   });
 
   it('a policy without bindings does nothing', async () => {
