@@ -34,3 +34,24 @@ test('listing more objects than the memo holds serves the same JSON items again,
     await cache.close();
   }
 });
+
+test('decoded list items and served objects (Protobuf, CBOR, Tables) are also kept per cached value, past the memos', async () => {
+  const storage = new MemoryStorage();
+  const cache = new WatchCache({ underlying: storage, prefix: '/registry/serviceaccounts/' });
+  const sa = new GenericStore({ storage: cache, cache, strategy: saStrategy, prefix: '/registry', decodedMemoCapacity: 2 });
+  for (let i = 0; i < 6; i++) await sa.create(systemContext('ns'), { metadata: { name: `sa-${i}` } });
+  await cache.start();
+  try {
+    const list = () => listObjects(sa, { namespace: 'ns', source: { kind: 'latest' }, limit: 0, predicate: everything });
+    const first = await list();
+    const second = await list();
+    for (let i = 0; i < 6; i++) expect(second.items[i]).toBe(first.items[i]);
+    expect(Object.isFrozen(first.items[0])).toBe(true);
+    const gets = async () => Promise.all([0, 1, 2, 3, 4, 5].map((i) => sa.getServed(systemContext('ns'), `sa-${i}`, { any: true })));
+    const a = await gets();
+    const b = await gets();
+    for (let i = 0; i < 6; i++) expect(b[i]).toBe(a[i]);
+  } finally {
+    await cache.close();
+  }
+});

@@ -39,6 +39,8 @@ export interface StoreOptions {
   admission?: ValidatingAdmission;
   /** How many served JSON texts the (key, revision) memo keeps; the default fits most lists. */
   servedJsonMemoCapacity?: number;
+  /** The same for decoded list items and served objects (Protobuf, CBOR, Tables, watch events). */
+  decodedMemoCapacity?: number;
 }
 
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
@@ -88,6 +90,8 @@ export class GenericStore {
     this.cache = opts.cache;
     this.admission = opts.admission;
     this.servedJsonMemo = new DecodedObjectMemo<RawJson>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
+    this.servedMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? servedMemoCapacity);
+    this.listMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? listItemMemoCapacity);
   }
 
   get groupResource(): GroupResource {
@@ -115,15 +119,28 @@ export class GenericStore {
   }
 
   /** Served objects (typed, normalised) of watch events, shared read-only by every watcher, and GETs not written as compact JSON. */
-  private readonly servedMemo = new DecodedObjectMemo(servedMemoCapacity);
+  private readonly servedMemo: DecodedObjectMemo;
   /** GETs and list items written as compact JSON: the served object's JSON text only. */
   private readonly servedJsonMemo: DecodedObjectMemo<RawJson>;
-  private readonly listMemo = new DecodedObjectMemo(listItemMemoCapacity);
+  private readonly listMemo: DecodedObjectMemo;
 
   /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
   decodeListItem(kv: KeyValue): ApiObject {
-    return this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
+    let item = this.listItemByValue.get(kv);
+    if (item) return item;
+    item = this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
+    this.listItemByValue.set(kv, item);
+    return item;
   }
+  /**
+   * Decoded (frozen) list items and served objects of the watch cache's own KeyValues, kept while
+   * the cache holds them, as the JSON texts are (servedJsonByValue): Protobuf, CBOR, Table and
+   * selector lists of more objects than the bounded memos hold decoded every item again, and the
+   * binary encoders' per-object caches (keyed by the frozen object) never hit. They exist only
+   * for objects some such request read: a JSON-only workload keeps JSON text alone.
+   */
+  private readonly listItemByValue = new WeakMap<KeyValue, ApiObject>();
+  private readonly servedByValue = new WeakMap<KeyValue, ApiObject>();
 
   /**
    * A list item as JSON text, for lists written as JSON: the served object without kind and
@@ -197,7 +214,9 @@ export class GenericStore {
   async getServed(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
     const kv = await this.readKv(ctx, name, read);
     try {
-      return this.decodeForWatch(kv.key, kv.value, kv.modRevision);
+      let obj = this.servedByValue.get(kv);
+      if (!obj) this.servedByValue.set(kv, (obj = this.decodeForWatch(kv.key, kv.value, kv.modRevision)));
+      return obj;
     } catch (e) {
       this.fail(e, name, 'get');
     }
