@@ -86,7 +86,9 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   const schema = schemas?.(apiVersion, kind);
   if (!schema) throw errors.internal(`no protobuf encoding is known for ${apiVersion}, Kind=${kind}`);
-  const body = Buffer.from(encodeProtobuf(obj, schema, apiVersion, kind));
+  const bytes = encodeProtobuf(obj, schema, apiVersion, kind);
+  // A view, not a copy: the encoder's output is exactly the body.
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (Object.isFrozen(obj)) sharedProtobuf.set(obj, body);
   return body;
 }

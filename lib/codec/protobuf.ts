@@ -514,15 +514,20 @@ export function encodeProtobufEnvelope(apiVersion: string, kind: string, raw: Ui
   const tm = new WireWriter();
   tm.string(1, apiVersion);
   tm.string(2, kind);
-  const w = new WireWriter();
-  w.bytes(1, tm.finish());
-  w.bytes(2, raw);
-  w.string(3, '');
-  w.string(4, '');
-  const body = w.finish();
-  const out = new Uint8Array(protobufMagic.length + body.length);
+  // raw (a whole list's message can be megabytes) is copied once, straight into the output.
+  const head = new WireWriter();
+  head.bytes(1, tm.finish());
+  head.bytesHeader(2, raw.length);
+  const tail = new WireWriter();
+  tail.string(3, '');
+  tail.string(4, '');
+  const h = head.finish();
+  const t = tail.finish();
+  const out = new Uint8Array(protobufMagic.length + h.length + raw.length + t.length);
   out.set(protobufMagic, 0);
-  out.set(body, protobufMagic.length);
+  out.set(h, protobufMagic.length);
+  out.set(raw, protobufMagic.length + h.length);
+  out.set(t, protobufMagic.length + h.length + raw.length);
   return out;
 }
 

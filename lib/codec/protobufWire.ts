@@ -175,6 +175,12 @@ export class WireWriter {
     this.rawVarint(typeof v === 'boolean' ? (v ? 1 : 0) : v);
   }
 
+  /** A length-delimited field's tag and length alone; the caller places the payload after it. */
+  bytesHeader(field: number, length: number): void {
+    this.tag(field, WireType.bytes);
+    this.rawVarint(length);
+  }
+
   bytes(field: number, b: Uint8Array): void {
     this.tag(field, WireType.bytes);
     this.rawVarint(b.length);
