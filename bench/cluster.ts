@@ -32,6 +32,23 @@ export function rssBytes(pid: number): number {
   }
 }
 
+/** Median of a few RSS samples taken 200 ms apart (single samples of a GC'd heap are noisy). */
+export async function steadyRss(pid: number, samples = 5): Promise<number> {
+  const v: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    v.push(rssBytes(pid));
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return v.sort((a, b) => a - b)[samples >> 1];
+}
+
+/** The apiserver's V8 heap in use, from its own /metrics. */
+export async function heapUsed(client: HttpsClient): Promise<number> {
+  const r = await client.expect('GET', '/metrics', [200]);
+  const m = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(r.text());
+  return m ? Number(m[1]) : NaN;
+}
+
 /** User + system CPU seconds a process has used (from /proc/<pid>/stat, 100 ticks/s). */
 export function cpuSeconds(pid: number): number {
   try {

@@ -18,7 +18,7 @@ import { defaultTrackingBaseline, runFieldTracking } from './fieldTracking';
 import { runFormats } from './formats';
 import { runPolicies } from './policies';
 import { startBareServer } from './bareServer';
-import { Cluster, freePort, repoRoot, rssBytes, startCluster } from './cluster';
+import { Cluster, freePort, heapUsed, repoRoot, startCluster, steadyRss } from './cluster';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
 import type { HttpsClient } from './httpsClient';
 import { runLoad, sleep, Pids } from './load';
@@ -124,21 +124,6 @@ function parseArgs(argv: string[]): Config {
 const t0 = Date.now();
 function step(msg: string): void {
   process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${msg}\n`);
-}
-
-async function heapUsed(client: HttpsClient): Promise<number> {
-  const r = await client.expect('GET', '/metrics', [200]);
-  const m = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(r.text());
-  return m ? Number(m[1]) : NaN;
-}
-
-async function steadyRss(pid: number): Promise<number> {
-  const v: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    v.push(rssBytes(pid));
-    await sleep(200);
-  }
-  return v.sort((a, b) => a - b)[2];
 }
 
 const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Etcd3 } from 'etcd3';
-import { Cluster, rssBytes, startExtraApiserver } from './cluster';
+import { Cluster, heapUsed, rssBytes, startExtraApiserver, steadyRss } from './cluster';
 import { etcdClient, renamedValue } from './etcdBaseline';
 import type { HttpsClient } from './httpsClient';
 import { openH1Watches, openH2Watches, type WatchFleet } from './h2Watchers';
@@ -71,21 +71,6 @@ export interface ScaleResult {
   h1WatchersOpen?: number;
   checks: ScaleCheck[];
   error?: string;
-}
-
-async function heapUsed(client: HttpsClient): Promise<number> {
-  const r = await client.expect('GET', '/metrics', [200]);
-  const m = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(r.text());
-  return m ? Number(m[1]) : NaN;
-}
-
-async function steadyRss(pid: number): Promise<number> {
-  const v: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    v.push(rssBytes(pid));
-    await sleep(200);
-  }
-  return v.sort((a, b) => a - b)[2];
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -6,7 +6,7 @@ import * as https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { ClientRequest } from 'node:http';
 import type { Etcd3, Watcher } from 'etcd3';
-import { rssBytes } from './cluster';
+import { steadyRss } from './cluster';
 import type { HttpsClient } from './httpsClient';
 import { CpuMeter, CpuUse, percentiles, Percentiles, Pids, round, sleep } from './load';
 import { findSeq, seqLabel, serviceAccount, watchNamespace, rawPrefix } from './objects';
@@ -115,16 +115,6 @@ class Tracker {
     const r = (p: Percentiles): Percentiles => ({ p50: round(p.p50, 1), p99: round(p.p99, 1), max: round(p.max, 1) });
     return { fromSend: r(percentiles(send)), fromAck: r(percentiles(ack)), byTenth: tenths.map((v) => r(percentiles(v))) };
   }
-}
-
-/** Median of a few RSS samples taken 200 ms apart (single samples of a GC'd heap are noisy). */
-async function steadyRss(pid: number, samples = 5): Promise<number> {
-  const v: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    v.push(rssBytes(pid));
-    await sleep(200);
-  }
-  return v.sort((a, b) => a - b)[samples >> 1];
 }
 
 /**
