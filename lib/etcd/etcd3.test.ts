@@ -199,16 +199,18 @@ describe('Etcd3Storage against a real etcd', () => {
   test('close() leaves nothing that keeps the process alive (checked in a child process)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'etcd3-exit-'));
     try {
-      // Compile this folder's library files to CommonJS for a plain node child.
-      mkdirSync(join(dir, 'lib'));
-      for (const f of readdirSync(__dirname)) {
-        if (!f.endsWith('.ts') || f.endsWith('.test.ts')) continue;
-        const out = transformFileSync(join(__dirname, f), {
-          jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-          module: { type: 'commonjs' },
-          sourceMaps: false,
-        });
-        writeFileSync(join(dir, 'lib', f.replace(/\.ts$/, '.js')), out.code);
+      // Compile this folder's library files (and wire/) to CommonJS for a plain node child.
+      for (const sub of ['', 'wire']) {
+        mkdirSync(join(dir, 'lib', sub), { recursive: true });
+        for (const f of readdirSync(join(__dirname, sub))) {
+          if (!f.endsWith('.ts') || f.endsWith('.test.ts')) continue;
+          const out = transformFileSync(join(__dirname, sub, f), {
+            jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+            module: { type: 'commonjs' },
+            sourceMaps: false,
+          });
+          writeFileSync(join(dir, 'lib', sub, f.replace(/\.ts$/, '.js')), out.code);
+        }
       }
       const dead = `http://127.0.0.1:${await unusedPort()}`;
       writeFileSync(

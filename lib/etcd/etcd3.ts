@@ -2,8 +2,6 @@
 // compare-and-swap writes, one multiplexed Watch stream for watches (etcd3Watch.ts).
 import { EndpointPool, isCompactedError, isFutureRevisionError, TlsOptions, toStorageError } from './etcd3Pool';
 import {
-  CompactionRequest,
-  CompactionResponse,
   CompareResult,
   CompareTarget,
   ProtoKeyValue,
@@ -205,7 +203,7 @@ export class Etcd3Storage implements Storage, CompactionStore {
     return this.observed('compact', '', async () => {
       try {
         // physical: return once the compaction is applied, as the interface promises.
-        await this.pool.unary<CompactionRequest, CompactionResponse>('Compact', { revision, physical: true }, 'write');
+        await this.pool.unary('Compact', { revision, physical: true }, 'write');
       } catch (err) {
         throw await this.revisionError(err, revision, '');
       }
@@ -240,7 +238,7 @@ export class Etcd3Storage implements Storage, CompactionStore {
 
   private async range(req: RangeRequest, key: string, requestedRevision?: number): Promise<RangeResponse> {
     try {
-      return await this.pool.unary<RangeRequest, RangeResponse>('Range', req, 'read');
+      return await this.pool.unary('Range', req, 'read');
     } catch (err) {
       throw await this.revisionError(err, requestedRevision ?? 0, key);
     }
@@ -248,7 +246,7 @@ export class Etcd3Storage implements Storage, CompactionStore {
 
   private async txn(req: TxnRequest, key: string): Promise<TxnResponse> {
     try {
-      return await this.pool.unary<TxnRequest, TxnResponse>('Txn', req, 'write');
+      return await this.pool.unary('Txn', req, 'write');
     } catch (err) {
       throw toStorageError(err, key);
     }

@@ -1,17 +1,20 @@
-// Connections to etcd endpoints: one gRPC channel per endpoint (KV and Watch share it), unary
-// calls sent to a READY endpoint round-robin, failover and short-backoff retries, and the
-// mapping of transport failures to UnavailableError. No circuit breaker: every call tries again.
-import * as grpc from '@grpc/grpc-js';
+// Connections to etcd endpoints: one HTTP/2 connection per endpoint (KV and Watch share it,
+// wire/http2Connection.ts), unary calls sent to a READY endpoint round-robin, failover and
+// short-backoff retries, and the mapping of transport failures to UnavailableError. No circuit
+// breaker: every call tries again.
 import { Backoff, sleep } from './backoff';
 import { chooseEndpoint, type EndpointView } from './endpointChoice';
-import { etcdServices, KVClient, WatchClient } from './etcd3Proto';
 import { StorageError, UnavailableError } from './storage';
+import { kvMethods, requestSizeHint, type RequestOf, type ResponseOf, type UnaryMethod } from './wire/etcdMethods';
+import { frameMessage } from './wire/grpcFrame';
+import { GrpcError, GrpcStatus } from './wire/grpcStatus';
+import { Http2Connection } from './wire/http2Connection';
+import { unaryCall } from './wire/unaryCall';
 
 export interface Endpoint {
   /** As configured, e.g. http://127.0.0.1:2379. */
   url: string;
-  kv: KVClient;
-  watch: WatchClient;
+  conn: Http2Connection;
   /** Start times of the unary calls in flight on it (see endpointChoice.ts). */
   inflight: Set<{ since: number }>;
 }
@@ -24,19 +27,6 @@ export interface TlsOptions {
 
 export type CallMode = 'read' | 'write';
 
-type UnaryMethod = 'Range' | 'Txn' | 'Compact';
-
-const channelOptions: grpc.ChannelOptions = {
-  // Lists and watch batches may exceed grpc's default 4 MiB receive cap.
-  'grpc.max_receive_message_length': -1,
-  'grpc.max_send_message_length': -1,
-  // grpc-js defaults are 1 s → 120 s; a restarted etcd must be used again within 2 s.
-  'grpc.initial_reconnect_backoff_ms': 100,
-  'grpc.max_reconnect_backoff_ms': 2000,
-  // Detect a silently dead peer (etcd's server allows pings every 5 s and more).
-  'grpc.keepalive_time_ms': 30_000,
-  'grpc.keepalive_timeout_ms': 10_000,
-};
 
 export class EndpointPool {
   readonly endpoints: Endpoint[];
@@ -51,15 +41,14 @@ export class EndpointPool {
     tls?: TlsOptions,
   ) {
     if (urls.length === 0) throw new Error('etcd: no endpoints configured');
-    const { KV, Watch } = etcdServices();
     this.endpoints = urls.map((url) => {
       const u = new URL(url.includes('://') ? url : `http://${url}`);
       const secure = u.protocol === 'https:';
       if (!secure && u.protocol !== 'http:') throw new Error(`etcd endpoint ${url}: scheme must be http or https`);
-      const creds = secure ? grpc.credentials.createSsl(tls?.ca ?? null, tls?.key ?? null, tls?.cert ?? null) : grpc.credentials.createInsecure();
-      const kv = new KV(u.host, creds, channelOptions);
-      const watch = new Watch(u.host, creds, { ...channelOptions, channelOverride: kv.getChannel() });
-      return { url, kv, watch, inflight: new Set<{ since: number }>() };
+      // Reconnect backoff 100 ms → 2 s (a restarted etcd is used again within 2 s); keepalive
+      // 10 s + 5 s (a cut-off member is given up within 15 s; etcd allows a ping every 5 s).
+      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined });
+      return { url, conn, inflight: new Set<{ since: number }>() };
     });
   }
 
@@ -107,28 +96,14 @@ export class EndpointPool {
     return this.endpoints.map((ep) => {
       let oldest: number | undefined;
       for (const c of ep.inflight) oldest = oldest === undefined ? c.since : Math.min(oldest, c.since);
-      return { ready: ep.kv.getChannel().getConnectivityState(true) === grpc.connectivityState.READY, oldestInflightSince: oldest };
+      return { ready: ep.conn.connectivity(true) === 'ready', oldestInflightSince: oldest };
     });
   }
 
-  /**
-   * Like grpc's Client.waitForReady, but stops once the pool is closed: grpc's version asks a
-   * closing channel to connect again and leaves a deadline timer that keeps the process alive.
-   */
+  /** Until the endpoint is READY (failed attempts are retried meanwhile), the deadline, or close(). */
   private waitForReady(ep: Endpoint, deadline: number, done: (err?: Error) => void): void {
-    const channel = ep.kv.getChannel();
-    const check = (err?: Error): void => {
-      if (err || this.closed) return done(err ?? closedError());
-      const state = channel.getConnectivityState(true);
-      if (state === grpc.connectivityState.READY) return done();
-      if (state === grpc.connectivityState.SHUTDOWN) return done(closedError());
-      try {
-        channel.watchConnectivityState(state, deadline, check);
-      } catch (e) {
-        done(e instanceof Error ? e : closedError());
-      }
-    };
-    check();
+    if (this.closed) return done(closedError());
+    ep.conn.waitForReady(deadline, done);
   }
 
   /** The endpoint for a new watch stream: round-robin, preferring channels neither in failure nor stalled. */
@@ -141,8 +116,8 @@ export class EndpointPool {
     }
     for (let i = 0; i < n; i++) {
       const idx = (this.next + i) % n;
-      const state = this.endpoints[idx].kv.getChannel().getConnectivityState(true);
-      if (state !== grpc.connectivityState.TRANSIENT_FAILURE || i === n - 1) {
+      const state = this.endpoints[idx].conn.connectivity(true);
+      if (state !== 'failure' || i === n - 1) {
         this.next = (idx + 1) % n;
         return this.endpoints[idx];
       }
@@ -155,18 +130,21 @@ export class EndpointPool {
    * retry only when the request surely never reached etcd: a write that may have been applied
    * must not run twice (a compare-and-swap would then fail or apply an update twice).
    */
-  async unary<Req, Res>(method: UnaryMethod, req: Req, mode: CallMode): Promise<Res> {
+  async unary<M extends UnaryMethod>(method: M, req: RequestOf<M>, mode: CallMode): Promise<ResponseOf<M>> {
     const deadline = Date.now() + this.requestTimeoutMs;
-    const backoff = new Backoff(100, 2000);
+    const m = kvMethods[method];
+    // Encoded once: a retry sends the same bytes.
+    const body = frameMessage(m.write as (w: Parameters<typeof m.write>[0], r: RequestOf<M>) => void, req, requestSizeHint(method, req));
+    let backoff: Backoff | undefined;
     for (;;) {
       const ep = await this.ready(deadline);
       try {
-        return await tracked(ep, () => callOnce<Req, Res>(ep.kv, method, req, deadline));
+        return await tracked(ep, () => unaryCall(ep.conn, m.path, body, m.read as (r: Parameters<typeof m.read>[0]) => ResponseOf<M>, deadline));
       } catch (err) {
         if (!isServiceError(err)) throw err;
         // Raw gRPC errors leave here: the caller knows the key and revision to put in its error.
         if (!retryable(err, mode) || this.closed) throw err;
-        const wait = backoff.next();
+        const wait = (backoff ??= new Backoff(100, 2000)).next();
         if (Date.now() + wait >= deadline) throw err;
         await sleep(wait);
       }
@@ -177,10 +155,7 @@ export class EndpointPool {
     if (this.closed) return;
     this.closed = true;
     for (const abort of [...this.waiting]) abort(closedError());
-    for (const ep of this.endpoints) {
-      ep.watch.close();
-      ep.kv.close();
-    }
+    for (const ep of this.endpoints) ep.conn.close();
   }
 
   urls(): string {
@@ -207,27 +182,15 @@ async function tracked<T>(ep: Endpoint, call: () => Promise<T>): Promise<T> {
   }
 }
 
-function callOnce<Req, Res>(kv: KVClient, method: UnaryMethod, req: Req, deadline: number): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    const fn = kv[method] as unknown as (
-      r: Req,
-      md: grpc.Metadata,
-      o: grpc.CallOptions,
-      cb: (err: grpc.ServiceError | null, res?: Res) => void,
-    ) => grpc.ClientUnaryCall;
-    fn.call(kv, req, new grpc.Metadata(), { deadline }, (err, res) => (err ? reject(err) : resolve(res!)));
-  });
+export function isServiceError(err: unknown): err is GrpcError {
+  return err instanceof GrpcError;
 }
 
-export function isServiceError(err: unknown): err is grpc.ServiceError {
-  return err instanceof Error && typeof (err as Partial<grpc.ServiceError>).code === 'number';
-}
-
-function retryable(err: grpc.ServiceError, mode: CallMode): boolean {
-  if (err.code !== grpc.status.UNAVAILABLE) return false;
+function retryable(err: GrpcError, mode: CallMode): boolean {
+  if (err.code !== GrpcStatus.UNAVAILABLE) return false;
   if (mode === 'read') return true;
-  // Failed before any byte was sent on a connection.
-  return /No connection established|Stream refused|Waiting for LB pick/i.test(err.details ?? '');
+  // No connection, or the server refused the stream: the write never reached etcd.
+  return err.unprocessed;
 }
 
 // etcd's revision errors carry no numbers (callers fill them in), and their gRPC code differs
@@ -244,9 +207,9 @@ export function toStorageError(err: unknown, key = ''): Error {
   if (!isServiceError(err)) return err instanceof Error ? err : new StorageError(String(err), key);
   const detail = err.details || err.message;
   switch (err.code) {
-    case grpc.status.UNAVAILABLE:
-    case grpc.status.DEADLINE_EXCEEDED:
-    case grpc.status.CANCELLED:
+    case GrpcStatus.UNAVAILABLE:
+    case GrpcStatus.DEADLINE_EXCEEDED:
+    case GrpcStatus.CANCELLED:
       return new UnavailableError(`etcd unavailable: ${detail}`, key);
     default:
       return new StorageError(`etcd: ${detail}`, key);

@@ -1,10 +1,7 @@
-// etcd's gRPC service definitions (the .proto files shipped in the etcd3 package; we use none of
-// its client code) and TypeScript shapes for the messages we send and receive.
-// Loaded with keepCase (snake_case fields), int64 as number (revisions stay < 2^53), enums as
-// numbers, defaults filled in, so absent scalars read as 0/false/empty.
-import * as grpc from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
-import { dirname, join } from 'node:path';
+// TypeScript shapes of the etcd messages we send and receive (etcd's rpc.proto and kv.proto;
+// encoded and decoded by hand in wire/). Field names as in the .proto files (snake_case), int64
+// as number (revisions stay < 2^53), enums as numbers; decoded messages have every scalar filled
+// in (absent ones read as 0/false/empty) and a header.
 
 export interface ResponseHeader {
   revision: number;
@@ -102,47 +99,4 @@ export interface WatchResponse {
   cancel_reason: string;
   fragment: boolean;
   events: ProtoEvent[];
-}
-
-type Unary<Req, Res> = (
-  req: Req,
-  metadata: grpc.Metadata,
-  options: grpc.CallOptions,
-  callback: (err: grpc.ServiceError | null, res?: Res) => void,
-) => grpc.ClientUnaryCall;
-
-export interface KVClient extends grpc.Client {
-  Range: Unary<RangeRequest, RangeResponse>;
-  Txn: Unary<TxnRequest, TxnResponse>;
-  Compact: Unary<CompactionRequest, CompactionResponse>;
-}
-export interface WatchClient extends grpc.Client {
-  Watch(metadata: grpc.Metadata, options: grpc.CallOptions): grpc.ClientDuplexStream<WatchRequest, WatchResponse>;
-}
-
-type ClientConstructor<C> = new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions) => C;
-
-export interface EtcdServices {
-  KV: ClientConstructor<KVClient>;
-  Watch: ClientConstructor<WatchClient>;
-}
-
-let services: EtcdServices | undefined;
-
-/** Loads the service definitions once (parsing the protos takes ~50 ms). */
-export function etcdServices(): EtcdServices {
-  if (!services) {
-    const protoDir = join(dirname(require.resolve('etcd3/package.json')), 'proto');
-    const def = loadSync(join(protoDir, 'rpc.proto'), {
-      keepCase: true,
-      longs: Number,
-      enums: Number,
-      defaults: true,
-      oneofs: true,
-      includeDirs: [protoDir],
-    });
-    const pkg = grpc.loadPackageDefinition(def) as unknown as { etcdserverpb: EtcdServices };
-    services = { KV: pkg.etcdserverpb.KV, Watch: pkg.etcdserverpb.Watch };
-  }
-  return services;
 }

@@ -9,12 +9,13 @@
 // requestProgress() answers arrive as one broadcast (watch id -1) which etcd before 3.4.25/3.5.8
 // may send ahead of events still queued for a catching-up watch; we pass it to onProgress but
 // never resume from it, so event delivery stays exactly-once even then.
-import * as grpc from '@grpc/grpc-js';
 import { Backoff } from './backoff';
 import { EventType, ProtoEvent, WatchRequest, WatchResponse } from './etcd3Proto';
 import { EndpointPool } from './etcd3Pool';
 import { prefixEnd } from './keys';
 import { CompactedError, StorageError, Watch, WatchEvent, WatchHandlers, WatchOptions } from './storage';
+import { BidiStream } from './wire/bidiStream';
+import { watchMethod } from './wire/etcdMethods';
 import { deliver, reportError } from './watchHandlers';
 
 interface WatchState {
@@ -35,7 +36,7 @@ const BROADCAST_ID = -1;
 
 export class WatchMux {
   private readonly watches = new Map<number, WatchState>();
-  private call: grpc.ClientDuplexStream<WatchRequest, WatchResponse> | undefined;
+  private call: BidiStream<WatchRequest, WatchResponse> | undefined;
   private nextId = 1;
   private readonly backoff = new Backoff(100, 2000);
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -106,32 +107,28 @@ export class WatchMux {
   private open(): void {
     if (this.closed || this.watches.size === 0 || this.pool.isClosed) return;
     const ep = this.pool.pickForStream();
-    const call = ep.watch.Watch(new grpc.Metadata(), {});
-    this.call = call;
     this.streamsOpened++;
-    call.on('data', (res: WatchResponse) => {
-      if (this.call !== call) return;
-      this.backoff.reset();
-      this.onResponse(res);
+    const call: BidiStream<WatchRequest, WatchResponse> = new BidiStream(ep.conn, watchMethod.path, watchMethod.write, watchMethod.read, {
+      onMessage: (res) => {
+        if (this.call !== call) return;
+        this.backoff.reset();
+        this.onResponse(res);
+      },
+      // Any end (status, reset, dropped connection) means resume on a new stream.
+      onEnd: () => {
+        if (this.call !== call) return;
+        this.call = undefined;
+        this.scheduleReconnect();
+      },
     });
-    const broken = (): void => {
-      if (this.call !== call) return;
-      this.call = undefined;
-      call.cancel();
-      this.scheduleReconnect();
-    };
-    call.on('error', broken); // always handled: an unhandled 'error' would crash the process
-    call.on('end', broken);
+    this.call = call;
     for (const w of this.watches.values()) this.sendCreate(w);
   }
 
   private endStream(): void {
     const call = this.call;
     this.call = undefined;
-    if (call) {
-      call.end();
-      call.cancel();
-    }
+    call?.close();
   }
 
   private scheduleReconnect(): void {

@@ -1,0 +1,239 @@
+// One HTTP/2 connection to one etcd endpoint (h2c for http://, TLS for https://), kept up the way
+// a gRPC channel keeps its subchannel: idle → connecting → ready; a failed attempt backs off
+// 100 ms → 2 s before the next (only when someone wants the connection); a ready connection that
+// drops or receives GOAWAY goes idle and reconnects on demand. Keepalive: while streams are open,
+// a PING every 10 s that must be answered within 5 s, else the connection is dropped (a member
+// cut off by the network is noticed in ≤ 15 s; etcd lets clients ping every 5 s, and without
+// open streams not at all, so idle connections send none).
+import * as http2 from 'node:http2';
+import { Backoff } from '../backoff';
+
+export type ConnectivityState = 'idle' | 'connecting' | 'ready' | 'failure' | 'closed';
+
+export interface ConnectionTls {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
+export interface ConnectionOptions {
+  tls?: ConnectionTls;
+  keepaliveTimeMs?: number;
+  keepaliveTimeoutMs?: number;
+  /** A connection attempt (TCP + TLS + HTTP/2 settings) that takes longer fails. */
+  connectTimeoutMs?: number;
+}
+
+/** The live session with what belongs to it. */
+export interface Live {
+  readonly session: http2.ClientHttp2Session;
+  /** Streams open on it: keepalive pings only while there are some. */
+  streams: number;
+  /** The session is gone or going (closed, destroyed, GOAWAY): no new streams. */
+  dropped: boolean;
+  /** The last error the session reported (for the calls' error details). */
+  error?: NodeJS.ErrnoException;
+}
+
+interface Waiter {
+  done: (err?: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+// Lists and watch batches may be large: bigger windows than HTTP/2's 64 KiB mean fewer
+// WINDOW_UPDATE round trips; the watch stream is read as it arrives, so nothing piles up.
+const STREAM_WINDOW = 4 * 1024 * 1024;
+const SESSION_WINDOW = 16 * 1024 * 1024;
+
+export class Http2Connection {
+  private state: ConnectivityState = 'idle';
+  private live: Live | undefined;
+  private readonly backoff = new Backoff(100, 2000);
+  private retryTimer: NodeJS.Timeout | undefined;
+  private connectTimer: NodeJS.Timeout | undefined;
+  private keepaliveTimer: NodeJS.Timeout | undefined;
+  private readonly waiters = new Set<Waiter>();
+  private readonly keepaliveTimeMs: number;
+  private readonly keepaliveTimeoutMs: number;
+  private readonly connectTimeoutMs: number;
+
+  constructor(
+    /** scheme://host:port */
+    readonly origin: string,
+    private readonly opts: ConnectionOptions = {},
+  ) {
+    this.keepaliveTimeMs = opts.keepaliveTimeMs ?? 10_000;
+    this.keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? 5_000;
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
+  }
+
+  /** The state; with tryToConnect an idle connection starts connecting (as grpc's getConnectivityState(true)). */
+  connectivity(tryToConnect: boolean): ConnectivityState {
+    if (tryToConnect && this.state === 'idle') this.connect();
+    return this.state;
+  }
+
+  /** The session for a new stream when ready, else undefined. */
+  readySession(): Live | undefined {
+    return this.state === 'ready' ? this.live : undefined;
+  }
+
+  /**
+   * The session for a new long-lived stream: the ready one, or one being connected (Node queues
+   * the stream until it is up, and fails it if the attempt fails). Undefined while backing off.
+   */
+  sessionForStream(): Live | undefined {
+    this.connectivity(true);
+    return this.state === 'ready' || this.state === 'connecting' ? this.live : undefined;
+  }
+
+  /** Calls done() once ready, or done(err) at the deadline or on close. Failed attempts are retried meanwhile. */
+  waitForReady(deadline: number, done: (err?: Error) => void): void {
+    if (this.state === 'closed') return done(closedError());
+    if (this.connectivity(true) === 'ready') return done();
+    const w: Waiter = {
+      done,
+      timer: setTimeout(() => {
+        this.waiters.delete(w);
+        done(new Error(`etcd ${this.origin}: not connected before the deadline`));
+      }, Math.max(0, deadline - Date.now())),
+    };
+    this.waiters.add(w);
+  }
+
+  /** Ends everything: the session (and its streams), timers, waiters. */
+  close(): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.clearTimers();
+    const live = this.live;
+    this.live = undefined;
+    if (live) {
+      live.dropped = true;
+      live.session.destroy();
+    }
+    for (const w of [...this.waiters]) this.settle(w, closedError());
+  }
+
+  /** Counts a stream on the session for keepalive; call the returned function when it closes. */
+  track(live: Live): () => void {
+    live.streams++;
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      live.streams--;
+    };
+  }
+
+  private connect(): void {
+    this.state = 'connecting';
+    const secure = this.origin.startsWith('https:');
+    const tls = this.opts.tls;
+    const session = http2.connect(this.origin, {
+      ...(secure ? { ca: tls?.ca, cert: tls?.cert, key: tls?.key } : {}),
+      settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
+      // etcd's watch responses and big ranges can exceed Node's default 10 MB session budget.
+      maxSessionMemory: 1024,
+    });
+    const live: Live = { session, streams: 0, dropped: false };
+    this.live = live;
+    this.connectTimer = setTimeout(() => {
+      this.connectTimer = undefined;
+      session.destroy(new Error(`connecting to ${this.origin} timed out after ${this.connectTimeoutMs} ms`));
+    }, this.connectTimeoutMs);
+    session.once('connect', () => {
+      if (this.live !== live) return;
+      clearTimeout(this.connectTimer);
+      this.connectTimer = undefined;
+      try {
+        session.setLocalWindowSize(SESSION_WINDOW);
+      } catch {
+        // only a bigger window; the default works too
+      }
+      this.state = 'ready';
+      this.backoff.reset();
+      this.startKeepalive(live);
+      for (const w of [...this.waiters]) this.settle(w);
+    });
+    // Always handled: an unhandled 'error' would crash the process. The details go to the calls.
+    session.on('error', (err: NodeJS.ErrnoException) => {
+      live.error = err;
+    });
+    session.once('goaway', () => {
+      // Node closes the session itself: streams the server accepted finish, newer ones are
+      // refused (REFUSED_STREAM, safe to send again). New streams go to a new connection.
+      this.lost(live, this.state === 'ready');
+    });
+    session.once('close', () => this.lost(live, this.state === 'ready'));
+  }
+
+  /** The session ended or is ending. wasReady: it had connected (then no backoff before the next attempt). */
+  private lost(live: Live, wasReady: boolean): void {
+    live.dropped = true;
+    if (this.live !== live) return;
+    this.live = undefined;
+    this.clearTimers();
+    if (this.state === 'closed') return;
+    if (wasReady) {
+      this.state = 'idle';
+      if (this.waiters.size > 0) this.connect();
+      return;
+    }
+    this.state = 'failure';
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.state !== 'failure') return;
+      this.state = 'idle';
+      if (this.waiters.size > 0) this.connect();
+    }, this.backoff.next());
+    this.retryTimer.unref();
+  }
+
+  private startKeepalive(live: Live): void {
+    let awaiting: NodeJS.Timeout | undefined;
+    const timer = setInterval(() => {
+      if (live.dropped) return clearInterval(timer);
+      if (live.streams === 0 || awaiting) return;
+      const timeout = (): void => {
+        live.error ??= Object.assign(new Error(`keepalive ping to ${this.origin} not answered within ${this.keepaliveTimeoutMs} ms`), { code: 'ETIMEDOUT' });
+        live.session.destroy();
+      };
+      awaiting = setTimeout(timeout, this.keepaliveTimeoutMs);
+      try {
+        live.session.ping((err) => {
+          clearTimeout(awaiting);
+          awaiting = undefined;
+          if (err && !live.dropped) timeout();
+        });
+      } catch {
+        clearTimeout(awaiting);
+        awaiting = undefined;
+      }
+    }, this.keepaliveTimeMs);
+    timer.unref();
+    this.keepaliveTimer = timer;
+    // The pending ping's timer dies with the session: destroy() fails the ping callback.
+    live.session.once('close', () => {
+      clearInterval(timer);
+      if (awaiting) clearTimeout(awaiting);
+    });
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.connectTimer) clearTimeout(this.connectTimer);
+    if (this.keepaliveTimer) clearInterval(this.keepaliveTimer);
+    this.retryTimer = this.connectTimer = this.keepaliveTimer = undefined;
+  }
+
+  private settle(w: Waiter, err?: Error): void {
+    if (!this.waiters.delete(w)) return;
+    clearTimeout(w.timer);
+    w.done(err);
+  }
+}
+
+export function closedError(): Error {
+  return new Error('etcd connection is closed');
+}

@@ -1,0 +1,200 @@
+// Encode/decode of the KV service's messages we use (etcd's rpc.proto and kv.proto field
+// numbers): RangeRequest/Response, TxnRequest/Response with Compare and RequestOp/ResponseOp,
+// CompactionRequest/Response, KeyValue and ResponseHeader. Fields we never send are not
+// encodable; fields we never read are skipped on decode.
+import type {
+  CompactionRequest,
+  CompactionResponse,
+  Compare,
+  ProtoKeyValue,
+  RangeRequest,
+  RangeResponse,
+  RequestOp,
+  ResponseHeader,
+  ResponseOp,
+  TxnRequest,
+  TxnResponse,
+} from '../etcd3Proto';
+import { ProtoReader } from './protoReader';
+import { ProtoWriter, WireType, writeBoolField, writeBytesField, writeInt64Field } from './protoWriter';
+
+const EMPTY = Buffer.alloc(0);
+
+// ---- requests
+
+export function writeRangeRequest(w: ProtoWriter, m: RangeRequest): void {
+  writeBytesField(w, 1, m.key);
+  writeBytesField(w, 2, m.range_end);
+  writeInt64Field(w, 3, m.limit);
+  writeInt64Field(w, 4, m.revision);
+  writeBoolField(w, 8, m.keys_only);
+  writeBoolField(w, 9, m.count_only);
+}
+
+function writeCompare(w: ProtoWriter, m: Compare): void {
+  writeInt64Field(w, 1, m.result);
+  writeInt64Field(w, 2, m.target);
+  writeBytesField(w, 3, m.key);
+  // target_union is a oneof: a member that is set is sent even when 0 (create_revision: 0 = "absent").
+  if (m.version !== undefined) {
+    w.tag(4, WireType.VARINT);
+    w.int64(m.version);
+  } else if (m.create_revision !== undefined) {
+    w.tag(5, WireType.VARINT);
+    w.int64(m.create_revision);
+  } else if (m.mod_revision !== undefined) {
+    w.tag(6, WireType.VARINT);
+    w.int64(m.mod_revision);
+  }
+}
+
+function writeRequestOp(w: ProtoWriter, m: RequestOp): void {
+  // A oneof: exactly one member, written even when its message is empty.
+  let mark: number;
+  if (m.request_range) {
+    w.tag(1, WireType.LEN);
+    mark = w.beginMessage();
+    writeRangeRequest(w, m.request_range);
+  } else if (m.request_put) {
+    w.tag(2, WireType.LEN);
+    mark = w.beginMessage();
+    writeBytesField(w, 1, m.request_put.key);
+    writeBytesField(w, 2, m.request_put.value);
+  } else if (m.request_delete_range) {
+    w.tag(3, WireType.LEN);
+    mark = w.beginMessage();
+    writeBytesField(w, 1, m.request_delete_range.key);
+  } else {
+    return;
+  }
+  w.endMessage(mark);
+}
+
+function writeRepeated<T>(w: ProtoWriter, field: number, items: T[], write: (w: ProtoWriter, m: T) => void): void {
+  for (const item of items) {
+    w.tag(field, WireType.LEN);
+    const mark = w.beginMessage();
+    write(w, item);
+    w.endMessage(mark);
+  }
+}
+
+export function writeTxnRequest(w: ProtoWriter, m: TxnRequest): void {
+  writeRepeated(w, 1, m.compare, writeCompare);
+  writeRepeated(w, 2, m.success, writeRequestOp);
+  writeRepeated(w, 3, m.failure, writeRequestOp);
+}
+
+export function writeCompactionRequest(w: ProtoWriter, m: CompactionRequest): void {
+  writeInt64Field(w, 1, m.revision);
+  writeBoolField(w, 2, m.physical);
+}
+
+// ---- responses
+
+export function readResponseHeader(r: ProtoReader): ResponseHeader {
+  let revision = 0;
+  while (r.pos < r.end) {
+    const t = r.tag();
+    if (t === ((3 << 3) | WireType.VARINT)) revision = r.int64();
+    else r.skip(t & 7);
+  }
+  return { revision };
+}
+
+export function readKeyValue(r: ProtoReader): ProtoKeyValue {
+  const kv: ProtoKeyValue = { key: EMPTY, create_revision: 0, mod_revision: 0, version: 0, value: EMPTY };
+  while (r.pos < r.end) {
+    const t = r.tag();
+    switch (t) {
+      case (1 << 3) | WireType.LEN:
+        kv.key = r.bytesPooled(); // every caller turns it into a string at once
+        break;
+      case (2 << 3) | WireType.VARINT:
+        kv.create_revision = r.int64();
+        break;
+      case (3 << 3) | WireType.VARINT:
+        kv.mod_revision = r.int64();
+        break;
+      case (4 << 3) | WireType.VARINT:
+        kv.version = r.int64();
+        break;
+      case (5 << 3) | WireType.LEN:
+        kv.value = r.bytesCopy();
+        break;
+      default:
+        r.skip(t & 7); // lease
+    }
+  }
+  return kv;
+}
+
+export function emptyKeyValue(): ProtoKeyValue {
+  return { key: EMPTY, create_revision: 0, mod_revision: 0, version: 0, value: EMPTY };
+}
+
+export function readRangeResponse(r: ProtoReader): RangeResponse {
+  const res: RangeResponse = { header: { revision: 0 }, kvs: [], more: false, count: 0 };
+  while (r.pos < r.end) {
+    const t = r.tag();
+    switch (t) {
+      case (1 << 3) | WireType.LEN:
+        res.header = r.message(readResponseHeader);
+        break;
+      case (2 << 3) | WireType.LEN:
+        res.kvs.push(r.message(readKeyValue));
+        break;
+      case (3 << 3) | WireType.VARINT:
+        res.more = r.bool();
+        break;
+      case (4 << 3) | WireType.VARINT:
+        res.count = r.int64();
+        break;
+      default:
+        r.skip(t & 7);
+    }
+  }
+  return res;
+}
+
+function readResponseOp(r: ProtoReader): ResponseOp {
+  const op: ResponseOp = {};
+  while (r.pos < r.end) {
+    const t = r.tag();
+    // Only response_range is read by callers; put/delete responses carry nothing we use.
+    if (t === ((1 << 3) | WireType.LEN)) op.response_range = r.message(readRangeResponse);
+    else r.skip(t & 7);
+  }
+  return op;
+}
+
+export function readTxnResponse(r: ProtoReader): TxnResponse {
+  const res: TxnResponse = { header: { revision: 0 }, succeeded: false, responses: [] };
+  while (r.pos < r.end) {
+    const t = r.tag();
+    switch (t) {
+      case (1 << 3) | WireType.LEN:
+        res.header = r.message(readResponseHeader);
+        break;
+      case (2 << 3) | WireType.VARINT:
+        res.succeeded = r.bool();
+        break;
+      case (3 << 3) | WireType.LEN:
+        res.responses.push(r.message(readResponseOp));
+        break;
+      default:
+        r.skip(t & 7);
+    }
+  }
+  return res;
+}
+
+export function readCompactionResponse(r: ProtoReader): CompactionResponse {
+  const res: CompactionResponse = { header: { revision: 0 } };
+  while (r.pos < r.end) {
+    const t = r.tag();
+    if (t === ((1 << 3) | WireType.LEN)) res.header = r.message(readResponseHeader);
+    else r.skip(t & 7);
+  }
+  return res;
+}

@@ -1,0 +1,95 @@
+// One gRPC unary call on an HTTP/2 session: POST the framed request with grpc-timeout, read the
+// framed response, take the status from the trailers (or from the headers of a trailers-only
+// response), and end the call at the deadline ourselves too (a cut-off server never answers).
+import { constants, type IncomingHttpHeaders } from 'node:http2';
+import { FRAME_PREFIX } from './grpcFrame';
+import { GrpcError, GrpcStatus, statusFromClose, statusFromHttp, statusFromTrailers } from './grpcStatus';
+import type { Http2Connection, Live } from './http2Connection';
+import { ProtoReader } from './protoReader';
+
+export function unaryCall<Res>(
+  conn: Http2Connection,
+  path: string,
+  /** The framed request (frameMessage). */
+  body: Buffer,
+  decode: (r: ProtoReader) => Res,
+  deadline: number,
+): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    const live: Live | undefined = conn.readySession();
+    if (!live) return reject(new GrpcError(GrpcStatus.UNAVAILABLE, 'No connection established', true));
+    const timeoutMs = Math.ceil(deadline - Date.now());
+    if (timeoutMs <= 0) return reject(new GrpcError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded before the call started'));
+    let stream;
+    try {
+      stream = live.session.request(
+        {
+          ':method': 'POST',
+          ':path': path,
+          'content-type': 'application/grpc',
+          te: 'trailers',
+          'grpc-timeout': `${Math.min(timeoutMs, 99_999_999)}m`,
+        },
+        { endStream: false },
+      );
+    } catch (err) {
+      // The session refused a new stream (closing, GOAWAY): nothing was sent.
+      return reject(new GrpcError(GrpcStatus.UNAVAILABLE, `No connection established: ${(err as Error).message}`, true));
+    }
+    const untrack = conn.track(live);
+    let status: GrpcError | null | undefined; // null: OK; undefined: none received
+    let httpStatus = 0;
+    let data: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    let streamError: NodeJS.ErrnoException | undefined;
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      reject(new GrpcError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded'));
+      stream.close(constants.NGHTTP2_CANCEL);
+    }, timeoutMs);
+    stream.on('response', (headers: IncomingHttpHeaders, flags: number) => {
+      httpStatus = Number(headers[':status']);
+      if (flags & constants.NGHTTP2_FLAG_END_STREAM) status = statusFromTrailers(headers);
+    });
+    stream.on('trailers', (headers: IncomingHttpHeaders) => {
+      status = statusFromTrailers(headers);
+    });
+    stream.on('data', (chunk: Buffer) => {
+      if (!data) data = chunk;
+      else (more ??= [data]).push(chunk);
+    });
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      streamError = err;
+    });
+    stream.on('close', () => {
+      untrack();
+      clearTimeout(timer);
+      if (settled) return;
+      settled = true;
+      if (status === null) {
+        const msg = more ? Buffer.concat(more) : data;
+        try {
+          resolve(decodeOne(msg, decode));
+        } catch (err) {
+          reject(err);
+        }
+      } else if (status) reject(status);
+      else if (httpStatus !== 0 && httpStatus !== 200) reject(statusFromHttp(httpStatus));
+      else reject(statusFromClose(stream.rstCode ?? 0, live.session.destroyed, streamError ?? live.error));
+    });
+    stream.end(body);
+  });
+}
+
+function decodeOne<Res>(msg: Buffer | undefined, decode: (r: ProtoReader) => Res): Res {
+  if (!msg || msg.length < FRAME_PREFIX) throw new GrpcError(GrpcStatus.INTERNAL, 'No message received');
+  if (msg[0] !== 0) throw new GrpcError(GrpcStatus.INTERNAL, 'Compressed message received, but no compression was negotiated');
+  const len = msg.readUInt32BE(1);
+  if (msg.length !== FRAME_PREFIX + len) throw new GrpcError(GrpcStatus.INTERNAL, 'Response framing does not match its length');
+  try {
+    return decode(new ProtoReader(msg, FRAME_PREFIX, FRAME_PREFIX + len));
+  } catch (err) {
+    throw new GrpcError(GrpcStatus.INTERNAL, `Failed to parse server response: ${(err as Error).message}`);
+  }
+}
