@@ -1,0 +1,227 @@
+// The transport against a scripted HTTP/2 server (node:http2), for what a real etcd does not do
+// on demand: trailers-only errors, refused streams, connections dropped mid-call, GOAWAY,
+// unanswered pings, non-gRPC HTTP answers. The pool's retry rules are checked here too: a read
+// is sent again after any UNAVAILABLE, a write only when it surely never reached the server.
+import * as http2 from 'node:http2';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { EndpointPool, isCompactedError, toStorageError } from '../etcd3Pool';
+import { StorageError, UnavailableError } from '../storage';
+import { frameMessage } from './grpcFrame';
+import { GrpcError, GrpcStatus } from './grpcStatus';
+import { Http2Connection } from './http2Connection';
+import { ProtoWriter } from './protoWriter';
+import { unaryCall } from './unaryCall';
+import { readRangeResponse } from './kvMessages';
+
+type Handler = (stream: http2.ServerHttp2Stream, n: number) => void;
+
+/** An h2c server whose n-th request (1-based, counted over all connections) runs handler. */
+async function fakeServer(handler: Handler): Promise<{ url: string; requests: () => number; sessions: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  let sessions = 0;
+  const open = new Set<http2.ServerHttp2Session>();
+  const server = http2.createServer();
+  server.on('session', (s) => {
+    sessions++;
+    open.add(s);
+    s.on('close', () => open.delete(s));
+    s.on('error', () => undefined);
+  });
+  server.on('stream', (stream) => {
+    stream.on('error', () => undefined);
+    const n = ++requests;
+    // Answer once the request body is in, as etcd does.
+    stream.on('data', () => undefined);
+    stream.on('end', () => handler(stream, n));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => requests,
+    sessions: () => sessions,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of open) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+/** A RangeResponse with header.revision = rev, framed. */
+function rangeResponse(rev: number): Buffer {
+  return frameMessage((w: ProtoWriter, r: number) => {
+    w.tag(1, 2);
+    const m = w.beginMessage();
+    w.tag(3, 0);
+    w.int64(r);
+    w.endMessage(m);
+  }, rev);
+}
+
+const ok = (rev: number): Handler => (stream) => {
+  stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+  stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+  stream.end(rangeResponse(rev));
+};
+
+const servers: Array<{ close: () => Promise<void> }> = [];
+const pools: EndpointPool[] = [];
+afterEach(async () => {
+  for (const p of pools.splice(0)) p.close();
+  for (const s of servers.splice(0)) await s.close();
+});
+
+async function setup(handler: Handler, timeoutMs = 5000): Promise<{ pool: EndpointPool; srv: Awaited<ReturnType<typeof fakeServer>> }> {
+  const srv = await fakeServer(handler);
+  servers.push(srv);
+  const pool = new EndpointPool([srv.url], timeoutMs);
+  pools.push(pool);
+  return { pool, srv };
+}
+
+const rangeReq = { key: Buffer.from('/k') };
+const txnReq = { compare: [], success: [{ request_put: { key: Buffer.from('/k'), value: Buffer.from('v') } }], failure: [] };
+
+test('a unary call decodes the answer', async () => {
+  const { pool } = await setup(ok(7));
+  await expect(pool.unary('Range', rangeReq, 'read')).resolves.toEqual({ header: { revision: 7 }, kvs: [], more: false, count: 0 });
+});
+
+test('request headers: path, content-type, te, grpc-timeout', async () => {
+  let headers: http2.IncomingHttpHeaders = {};
+  const server = http2.createServer();
+  server.on('stream', (stream, h) => {
+    headers = h;
+    stream.on('data', () => undefined);
+    stream.on('end', () => ok(1)(stream, 1));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const pool = new EndpointPool([`http://127.0.0.1:${(server.address() as { port: number }).port}`], 5000);
+  await pool.unary('Txn', txnReq, 'write');
+  pool.close();
+  await new Promise((r) => server.close(r));
+  expect(headers[':method']).toBe('POST');
+  expect(headers[':path']).toBe('/etcdserverpb.KV/Txn');
+  expect(headers['content-type']).toBe('application/grpc');
+  expect(headers.te).toBe('trailers');
+  expect(headers['grpc-timeout']).toMatch(/^\d+m$/);
+  expect(Number(headers['grpc-timeout']!.toString().slice(0, -1))).toBeLessThanOrEqual(5000);
+});
+
+test("a trailers-only error keeps etcd's code and message (compacted → CompactedError path; others → StorageError)", async () => {
+  const { pool } = await setup((stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '11', 'grpc-message': 'etcdserver: mvcc: required revision has been compacted' }, { endStream: true });
+  });
+  const err = await pool.unary('Range', rangeReq, 'read').catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(GrpcError);
+  expect((err as GrpcError).code).toBe(GrpcStatus.OUT_OF_RANGE);
+  expect(isCompactedError(err)).toBe(true);
+  const mapped = toStorageError(err, '/k');
+  expect(mapped).toBeInstanceOf(StorageError);
+  expect(mapped).not.toBeInstanceOf(UnavailableError);
+  expect(mapped.message).toBe('etcd: etcdserver: mvcc: required revision has been compacted');
+});
+
+test('an error status in trailers after headers', async () => {
+  const { pool } = await setup((stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '3', 'grpc-message': 'etcdserver: key is not provided' }));
+    stream.end();
+  });
+  const err = (await pool.unary('Range', rangeReq, 'read').catch((e: unknown) => e)) as GrpcError;
+  expect([err.code, err.details]).toEqual([GrpcStatus.INVALID_ARGUMENT, 'etcdserver: key is not provided']);
+});
+
+test('HTTP 503 without grpc-status is UNAVAILABLE (a read retries until its deadline, then UnavailableError)', async () => {
+  const { pool, srv } = await setup((stream) => {
+    stream.respond({ ':status': 503 }, { endStream: true });
+  }, 600);
+  const err = await pool.unary('Range', rangeReq, 'read').catch((e: unknown) => e);
+  expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
+  expect(toStorageError(err)).toBeInstanceOf(UnavailableError);
+  expect(srv.requests()).toBeGreaterThan(1);
+});
+
+test('a stream refused by the server: a write is sent again (it never reached etcd)', async () => {
+  const { pool, srv } = await setup((stream, n) => {
+    if (n === 1) stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+    else ok(9)(stream, n);
+  });
+  await expect(pool.unary('Txn', txnReq, 'write')).resolves.toMatchObject({ header: { revision: 9 } });
+  expect(srv.requests()).toBe(2);
+});
+
+test('a connection dropped mid-call: UNAVAILABLE; a write is not sent again, a read is', async () => {
+  const drop: Handler = (stream, n) => {
+    if (n === 1) stream.session?.destroy();
+    else ok(3)(stream, n);
+  };
+  const w = await setup(drop);
+  const err = await w.pool.unary('Txn', txnReq, 'write').catch((e: unknown) => e);
+  expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
+  expect((err as GrpcError).unprocessed).toBe(false);
+  expect(toStorageError(err)).toBeInstanceOf(UnavailableError);
+  expect(w.srv.requests()).toBe(1);
+
+  const r = await setup(drop);
+  await expect(r.pool.unary('Range', rangeReq, 'read')).resolves.toMatchObject({ header: { revision: 3 } });
+  expect(r.srv.requests()).toBe(2);
+  expect(r.srv.sessions()).toBe(2); // reconnected
+});
+
+test('a server RST_STREAM mid-call (CANCEL) maps as grpc-js: CANCELLED → UnavailableError, not retried', async () => {
+  const { pool, srv } = await setup((stream) => stream.close(http2.constants.NGHTTP2_CANCEL));
+  const err = await pool.unary('Range', rangeReq, 'read').catch((e: unknown) => e);
+  expect((err as GrpcError).code).toBe(GrpcStatus.CANCELLED);
+  expect(toStorageError(err)).toBeInstanceOf(UnavailableError);
+  expect(srv.requests()).toBe(1);
+});
+
+test('no answer: DEADLINE_EXCEEDED at the deadline → UnavailableError', async () => {
+  const { pool } = await setup(() => undefined, 300);
+  const err = await pool.unary('Range', rangeReq, 'read').catch((e: unknown) => e);
+  expect((err as GrpcError).code).toBe(GrpcStatus.DEADLINE_EXCEEDED);
+  expect(toStorageError(err)).toBeInstanceOf(UnavailableError);
+});
+
+test('GOAWAY: calls after it go over a new connection', async () => {
+  const { pool, srv } = await setup((stream, n) => {
+    ok(n)(stream, n);
+    if (n === 1) stream.session?.goaway(http2.constants.NGHTTP2_NO_ERROR);
+  });
+  expect((await pool.unary('Range', rangeReq, 'read')).header.revision).toBe(1);
+  await new Promise((r) => setTimeout(r, 50));
+  expect((await pool.unary('Range', rangeReq, 'read')).header.revision).toBe(2);
+  expect(srv.sessions()).toBe(2);
+});
+
+describe('keepalive', () => {
+  let tcp: TcpServer;
+  const sockets = new Set<Socket>();
+  afterEach(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => tcp.close(r));
+  });
+
+  test('a peer that accepts the connection but never answers (a cut-off member): the call fails UNAVAILABLE when the ping goes unanswered, long before its deadline', async () => {
+    // Accepts TCP and reads everything, answers nothing: not even HTTP/2 SETTINGS or PING acks.
+    tcp = createTcpServer((s) => {
+      sockets.add(s);
+      s.on('data', () => undefined);
+      s.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+    const conn = new Http2Connection(`http://127.0.0.1:${(tcp.address() as { port: number }).port}`, { keepaliveTimeMs: 100, keepaliveTimeoutMs: 100 });
+    try {
+      await new Promise<void>((resolve, reject) => conn.waitForReady(Date.now() + 5000, (err) => (err ? reject(err) : resolve())));
+      const body = frameMessage((w: ProtoWriter) => w.tag(1, 2), undefined);
+      const err = await unaryCall(conn, '/etcdserverpb.KV/Range', body, readRangeResponse, Date.now() + 60_000).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GrpcError);
+      expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
+      expect((err as GrpcError).details).toMatch(/keepalive/);
+    } finally {
+      conn.close();
+    }
+  });
+});
