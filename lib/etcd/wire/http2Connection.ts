@@ -117,12 +117,13 @@ export class Http2Connection {
 
   /** Counts a stream on the session for keepalive; call the returned function when it closes. */
   track(live: Live): () => void {
-    live.streams++;
+    // As grpc-js: the socket keeps the process alive only while a call or watch is open.
+    if (live.streams++ === 0) live.session.ref();
     let open = true;
     return () => {
       if (!open) return;
       open = false;
-      live.streams--;
+      if (--live.streams === 0 && !live.session.destroyed) live.session.unref();
     };
   }
 
@@ -133,16 +134,22 @@ export class Http2Connection {
     const session = http2.connect(this.origin, {
       ...(secure ? { ca: tls?.ca, cert: tls?.cert, key: tls?.key } : {}),
       settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
-      // etcd's watch responses and big ranges can exceed Node's default 10 MB session budget.
-      maxSessionMemory: 1024,
+      // As grpc-js: no session memory cap (Node's default 10 MB refuses new streams while big
+      // lists are in flight) and no cap on our own header blocks.
+      maxSessionMemory: Number.MAX_SAFE_INTEGER,
+      maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
     });
+    session.unref();
     const live: Live = { session, streams: 0, dropped: false };
     this.live = live;
     this.connectTimer = setTimeout(() => {
       this.connectTimer = undefined;
       session.destroy(new Error(`connecting to ${this.origin} timed out after ${this.connectTimeoutMs} ms`));
     }, this.connectTimeoutMs);
-    session.once('connect', () => {
+    this.connectTimer.unref(); // waiters keep the process alive, not an attempt nobody waits for
+    // Ready once the server's SETTINGS arrive (as grpc-js): a TCP or TLS handshake alone does
+    // not show that an HTTP/2 server answers.
+    session.once('remoteSettings', () => {
       if (this.live !== live) return;
       clearTimeout(this.connectTimer);
       this.connectTimer = undefined;
@@ -197,6 +204,8 @@ export class Http2Connection {
       if (live.streams === 0 || awaiting) return;
       const timeout = (): void => {
         live.error ??= Object.assign(new Error(`keepalive ping to ${this.origin} not answered within ${this.keepaliveTimeoutMs} ms`), { code: 'ETIMEDOUT' });
+        // Not ready from now on (the session's 'close' comes after its streams' failures).
+        this.lost(live, true);
         live.session.destroy();
       };
       awaiting = setTimeout(timeout, this.keepaliveTimeoutMs);

@@ -3,7 +3,7 @@
 // unanswered pings, non-gRPC HTTP answers. The pool's retry rules are checked here too: a read
 // is sent again after any UNAVAILABLE, a write only when it surely never reached the server.
 import * as http2 from 'node:http2';
-import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
+import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { EndpointPool, isCompactedError, toStorageError } from '../etcd3Pool';
 import { StorageError, UnavailableError } from '../storage';
 import { frameMessage } from './grpcFrame';
@@ -204,22 +204,48 @@ describe('keepalive', () => {
     await new Promise((r) => tcp.close(r));
   });
 
-  test('a peer that accepts the connection but never answers (a cut-off member): the call fails UNAVAILABLE when the ping goes unanswered, long before its deadline', async () => {
-    // Accepts TCP and reads everything, answers nothing: not even HTTP/2 SETTINGS or PING acks.
+  test('a peer cut off after connecting (no RST, no FIN): the call fails UNAVAILABLE when the ping goes unanswered, long before its deadline', async () => {
+    const srv = await fakeServer(() => undefined); // takes the call, never answers it
+    servers.push(srv);
+    // A TCP proxy to it that can stop forwarding in both directions, as a cut network link does.
+    let cut = false;
+    const target = new URL(srv.url);
+    tcp = createTcpServer((client) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+      }
+      client.on('data', (d) => void (cut || upstream.write(d)));
+      upstream.on('data', (d) => void (cut || client.write(d)));
+    });
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+    const conn = new Http2Connection(`http://127.0.0.1:${(tcp.address() as { port: number }).port}`, { keepaliveTimeMs: 100, keepaliveTimeoutMs: 100 });
+    try {
+      await new Promise<void>((resolve, reject) => conn.waitForReady(Date.now() + 5000, (err) => (err ? reject(err) : resolve())));
+      cut = true;
+      const body = frameMessage((w: ProtoWriter) => w.tag(1, 2), undefined);
+      const err = await unaryCall(conn, '/etcdserverpb.KV/Range', body, readRangeResponse, Date.now() + 60_000).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GrpcError);
+      expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
+      expect((err as GrpcError).details).toMatch(/keepalive/);
+      expect(conn.connectivity(false)).not.toBe('ready');
+    } finally {
+      conn.close();
+    }
+  });
+
+  test('a peer that accepts TCP but never speaks HTTP/2 is never READY', async () => {
     tcp = createTcpServer((s) => {
       sockets.add(s);
       s.on('data', () => undefined);
       s.on('error', () => undefined);
     });
     await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
-    const conn = new Http2Connection(`http://127.0.0.1:${(tcp.address() as { port: number }).port}`, { keepaliveTimeMs: 100, keepaliveTimeoutMs: 100 });
+    const conn = new Http2Connection(`http://127.0.0.1:${(tcp.address() as { port: number }).port}`);
     try {
-      await new Promise<void>((resolve, reject) => conn.waitForReady(Date.now() + 5000, (err) => (err ? reject(err) : resolve())));
-      const body = frameMessage((w: ProtoWriter) => w.tag(1, 2), undefined);
-      const err = await unaryCall(conn, '/etcdserverpb.KV/Range', body, readRangeResponse, Date.now() + 60_000).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(GrpcError);
-      expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
-      expect((err as GrpcError).details).toMatch(/keepalive/);
+      const err = await new Promise<Error | undefined>((resolve) => conn.waitForReady(Date.now() + 300, resolve));
+      expect(err?.message).toMatch(/not connected before the deadline/);
     } finally {
       conn.close();
     }
