@@ -1,6 +1,6 @@
-// Which etcd endpoint gets the next call. A member cut off by the network keeps its gRPC channel
-// READY until keepalive notices (30 s + 10 s, upstream's client settings): calls sent to it hang
-// until their deadline. So besides the channel state, the pool looks at the oldest call still
+// Which etcd endpoint gets the next call. A member cut off by the network keeps its connection
+// READY until keepalive notices (10 s + 5 s, wire/http2Connection.ts): calls sent to it hang
+// until then or their deadline. So besides the channel state, the pool looks at the oldest call still
 // waiting on each endpoint: one waiting longer than `stalledAfterMs` marks the endpoint stalled,
 // and new calls go to the others while any of them is READY and not stalled.
 export interface EndpointView {
