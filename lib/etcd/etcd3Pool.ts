@@ -27,7 +27,6 @@ export interface TlsOptions {
 
 export type CallMode = 'read' | 'write';
 
-
 export class EndpointPool {
   readonly endpoints: Endpoint[];
   private next = 0;
