@@ -361,7 +361,7 @@ export class GenericStore {
     /** The object the last compute() produced: what was written when the write succeeds. */
     let written: { obj: ApiObject; bytes: Uint8Array } | undefined;
 
-    const compute = async (current: KeyValue | null): Promise<ApiObject | 'unchanged' | 'delete'> => {
+    const compute = async (current: KeyValue | null): Promise<{ obj: ApiObject; bytes: Uint8Array } | 'unchanged' | 'delete'> => {
       created = false;
       deletedDuringUpdate = false;
       if (!current) {
@@ -372,7 +372,8 @@ export class GenericStore {
         // A PUT carrying a resourceVersion targets an existing object that is gone.
         if (body.metadata?.resourceVersion) throw errors.notFound(this.groupResource, name);
         created = true;
-        return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
+        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
+        return { obj, bytes: this.encode(obj) };
       }
       const old = this.decode(current);
       // normalize copies what objInfo returns, so neither it nor the caller's body is shared.
@@ -412,10 +413,10 @@ export class GenericStore {
       if (this.admission) await this.admission(ctx, 'UPDATE', obj, old, this);
       const next = this.withTypeMeta(obj);
       if (this.shouldDeleteDuringUpdate(next)) return 'delete';
-      const before = JSON.stringify(this.withTypeMeta({ ...old, metadata: { ...old.metadata, resourceVersion: undefined } }));
-      const after = JSON.stringify({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } });
-      if (before === after) return 'unchanged';
-      return next;
+      // Upstream's GuaranteedUpdate: no write when the new bytes equal the stored ones.
+      const bytes = this.encode(next);
+      if (Buffer.compare(bytes, current.value) === 0) return 'unchanged';
+      return { obj: next, bytes };
     };
 
     if (ctx.dryRun) {
@@ -427,7 +428,7 @@ export class GenericStore {
       }
       const out = await compute(current);
       if (out === 'unchanged' || out === 'delete') return { obj: this.withTypeMeta(this.decode(current!)), created: false };
-      return { obj: { ...out, metadata: { ...out.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
+      return { obj: { ...out.obj, metadata: { ...out.obj.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
     }
 
     let kv: KeyValue;
@@ -442,7 +443,7 @@ export class GenericStore {
             deletedDuringUpdate = true;
             return null;
           }
-          written = { obj: out, bytes: this.encode(out) };
+          written = out;
           return written.bytes;
         },
         { ignoreNotFound: true },

@@ -97,8 +97,10 @@ describe('FieldSet', () => {
     const x = new FieldSet(members);
     const out = x.withoutPrefixes(new FieldSet(prefixes));
     expect(paths(out)).toEqual(want);
-    out.insert([f('new')]);
+    const grown = out.copy().insert([f('new')]);
+    expect(grown.has([f('new')])).toBe(true);
     expect(x.has([f('new')])).toBe(false);
+    expect(out.has([f('new')])).toBe(false);
   });
   it('withoutPrefixes drops members under (or at) a prefix member, keeps the rest; the original is untouched', () => {
     const x = new FieldSet([spec, a, b, [f('status'), f('x')], [f('metadata'), f('labels'), f('k')]]);
@@ -106,9 +108,35 @@ describe('FieldSet', () => {
     const out = x.withoutPrefixes(prefixes);
     expect(paths(out)).toEqual(['.spec', '.metadata.labels.k', '.spec.b']);
     expect(paths(x.withoutPrefixes(new FieldSet()))).toEqual(paths(x));
-    out.insert([f('spec'), f('c')]);
+    out.copy().insert([f('spec'), f('c')]);
     expect(x.has([f('spec'), f('c')])).toBe(false);
     expect(x.size()).toBe(5);
+  });
+  // Results share subtrees with their operands (no copy per operation), so neither may change
+  // afterwards: inserting is refused instead of silently changing another set.
+  it.each<[string, Path[], (x: FieldSet, y: FieldSet) => FieldSet]>([
+    ['union', [b, [f('status'), f('x')]], (x, y) => x.union(y)],
+    ['union with an empty set', [], (x, y) => x.union(y)],
+    ['difference', [b, [f('status'), f('x')]], (x, y) => x.difference(y)],
+    ['difference with an empty set', [], (x, y) => x.difference(y)],
+    ['intersection', [b, [f('status'), f('x')]], (x, y) => x.intersection(y)],
+    ['withoutPrefixes', [b, [f('status'), f('x')]], (x, y) => x.withoutPrefixes(y)],
+  ])('%s: operands and result refuse inserts; copy() takes them', (_n, other, op) => {
+    const x = new FieldSet([spec, a, [f('status'), f('x')]]);
+    const y = new FieldSet(other);
+    const out = op(x, y);
+    for (const s of [x, y, out]) expect(() => s.insert([f('new')])).toThrow(/shares its tree/);
+    const before = paths(x);
+    const c = out.copy().insert([f('status'), f('x'), f('deep')]);
+    expect(c.has([f('status'), f('x'), f('deep')])).toBe(true);
+    expect(paths(x)).toEqual(before);
+    expect(paths(y)).toEqual(paths(new FieldSet(other)));
+  });
+  it('shared subtrees: a difference keeps the untouched branch of its operand, equal by value', () => {
+    const x = new FieldSet([[f('metadata'), f('labels'), f('a')], [f('spec'), f('b')]]);
+    const out = x.difference(new FieldSet([[f('spec'), f('b')]]));
+    expect(paths(out)).toEqual(['.metadata.labels.a']);
+    expect(paths(x)).toEqual(['.metadata.labels.a', '.spec.b']);
   });
   it.each<[string, string]>([
     ['a', 'b'],

@@ -2,21 +2,22 @@
 // every leaf `{}`, and `".": {}` first when a member also has members below it. Keys are written
 // in upstream's element order so the bytes match what upstream servers write.
 import type { JsonObject, JsonValue } from '../jsonValue';
-import { isJsonObject } from '../jsonValue';
+import { isJsonObject, shareableJson } from '../jsonValue';
 import { FieldSet } from './fieldSet';
 import type { FieldSetNode } from './fieldSet';
 import type { PathElement } from './pathElement';
 import { deserializePathElement } from './pathElement';
-import { serializePathElement } from './pathElement';
 
+/** Shareable (never changed after): copies of the object holding it share it instead of cloning it. */
 export function encodeFieldsV1(set: FieldSet): JsonObject {
-  return encodeNode(set.tree as FieldSetNode, false);
+  return shareableJson(encodeNode(set.tree as FieldSetNode, false));
 }
 
 function encodeNode(n: FieldSetNode, includeSelf: boolean): JsonObject {
   const out: JsonObject = {};
   if (includeSelf && n.children.size) out['.'] = {};
-  for (const c of FieldSet.sortedChildren(n)) out[serializePathElement(c.pe)] = encodeNode(c.node, c.node.member);
+  // The tree is keyed by each element's FieldsV1 spelling already.
+  for (const [key, c] of FieldSet.sortedChildEntries(n)) out[key] = encodeNode(c.node, c.node.member);
   return out;
 }
 

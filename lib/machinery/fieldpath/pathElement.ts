@@ -124,15 +124,25 @@ function sortedJson(v: JsonValue): string {
   return goJsonStringify(v);
 }
 
+// Key and value elements are immutable and serialised several times per write (the comparison
+// keys list items by it, the field set keys its tree by it): each element's text is kept.
+const serialized = new WeakMap<PathElement, string>();
+
 /** The FieldsV1 key of an element: `f:name`, `k:{"name":"x"}`, `v:"x"`, `i:0`. */
 export function serializePathElement(e: PathElement): string {
   switch (e.kind) {
     case 'field':
       return `f:${e.name}`;
-    case 'key':
-      return `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`;
-    case 'value':
-      return `v:${sortedJson(e.value)}`;
+    case 'key': {
+      let s = serialized.get(e);
+      if (s === undefined) serialized.set(e, (s = `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`));
+      return s;
+    }
+    case 'value': {
+      let s = serialized.get(e);
+      if (s === undefined) serialized.set(e, (s = `v:${sortedJson(e.value)}`));
+      return s;
+    }
     case 'index':
       return `i:${e.index}`;
   }
