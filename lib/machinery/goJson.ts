@@ -51,7 +51,11 @@ function isHex(c: number): boolean {
 class Parser {
   private pos = 0;
   private depth = 0;
-  constructor(private readonly b: Uint8Array) {}
+  /** The same bytes as a Buffer, for native Latin-1 slices of ASCII runs. */
+  private readonly buf: Buffer;
+  constructor(private readonly b: Uint8Array) {
+    this.buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
 
   private fail(context: string): never {
     if (this.pos >= this.b.length) throw new GoJsonSyntaxError('unexpected end of JSON input', this.b.length);
@@ -211,7 +215,7 @@ class Parser {
 
   /** Bytes [start, end) as text; short ASCII runs (most keys and values) without a TextDecoder call. */
   private text(start: number, end: number, ascii: boolean): string {
-    if (ascii && end - start <= 64) return String.fromCharCode.apply(null, this.b.subarray(start, end) as unknown as number[]);
+    if (ascii) return end - start <= 16 ? String.fromCharCode.apply(null, this.b.subarray(start, end) as unknown as number[]) : this.buf.toString('latin1', start, end);
     return utf8.decode(this.b.subarray(start, end));
   }
 

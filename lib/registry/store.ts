@@ -1,6 +1,6 @@
 // The generic store: create/get/update/delete for any resource, driven by its Strategy
 // (upstream's genericregistry.Store). Lists and watches live in list.ts and watch.ts.
-import { apiVersionOf, type ApiObject, type DeleteOptions, type ResourceInfo, type Status } from '../api';
+import { apiVersionOf, ObjectMetaSchema, type ApiObject, type DeleteOptions, type ObjectMeta, type ResourceInfo, type Status } from '../api';
 import { errors, ApiError, GroupResource, GroupKind } from '../machinery/errors';
 import type { FieldError } from '../machinery/fieldErrors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectMeta';
@@ -12,12 +12,12 @@ import { decodeFromStorage, encodeForStorage } from './storageCodec';
 import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
-import { normalize } from '../codec/normalize';
+import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
-import type { WriteScope } from '../machinery/managedFields';
-import { applyOwnership, markManagedFieldsReset, ownershipScope, recordOwnership } from './fieldOwnership';
+import type { OwnershipHint, WriteScope } from '../machinery/managedFields';
+import { applyOwnership, markManagedFieldsReset, OwnershipMemo, ownershipScope, recordOwnership } from './fieldOwnership';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -178,6 +178,28 @@ export class GenericStore {
     return new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`);
   }
 
+  /**
+   * The object a write stored, as a read of that revision serves it (resourceVersion in its
+   * ObjectMeta place). Its compact JSON is the served-JSON memo's entry for (key, revision) —
+   * the read-modify-write client's next GET neither decodes nor serialises it — and the write's
+   * own response (writtenJson).
+   */
+  private servedWrite(obj: ApiObject, kv: KeyValue): ApiObject {
+    const served = { ...obj, metadata: withResourceVersion(obj.metadata ?? {}, String(kv.modRevision)) };
+    const { kind: _k, apiVersion: _a, ...rest } = served;
+    const item = this.servedJsonMemo.get(kv.key, kv.modRevision, () => new RawJson(JSON.stringify(rest)));
+    this.writtenJsons.set(served, new RawJson(item.json === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.json.slice(1)}`));
+    return served;
+  }
+  private readonly writtenJsons = new WeakMap<ApiObject, RawJson>();
+  /** Decoded managedFields of this store's last writes, for the next update of each. */
+  private readonly ownershipMemo = new OwnershipMemo();
+
+  /** The compact JSON of an object create() or update() just returned, while the caller has not changed it. */
+  writtenJson(obj: ApiObject): RawJson | undefined {
+    return this.writtenJsons.get(obj);
+  }
+
   private listItemOf(kv: KeyValue): ApiObject {
     const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
     return rest as ApiObject;
@@ -269,7 +291,7 @@ export class GenericStore {
   // ---- create -------------------------------------------------------------------------------
 
   /** Everything a create does before persisting: system fields, defaults, validation, admission. */
-  private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false): Promise<ApiObject> {
+  private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false, hint?: OwnershipHint): Promise<ApiObject> {
     // normalize builds a new object all the way down: the input is never touched.
     const obj = this.withTypeMeta(input);
     const meta = (obj.metadata ??= {});
@@ -277,7 +299,7 @@ export class GenericStore {
     else delete meta.namespace;
     fillCreateFields(obj, ctx.now());
     this.strategy.applyDefaults?.(obj);
-    const ownership = recordOwnership(ctx, this.resource, this.strategy, null, obj, applied);
+    const ownership = recordOwnership(ctx, this.resource, this.strategy, null, obj, applied, hint);
     this.strategy.prepareForCreate(ctx, obj);
     applyOwnership(obj, ownership);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
@@ -288,7 +310,8 @@ export class GenericStore {
 
   async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
     const generated = !input.metadata?.name && !!input.metadata?.generateName;
-    const stored = await this.prepareCreate(ctx, input);
+    const hint: OwnershipHint = {};
+    const stored = await this.prepareCreate(ctx, input, false, hint);
     if (ctx.dryRun) return stored;
     rejectResourceVersionOnCreate(input);
 
@@ -297,7 +320,8 @@ export class GenericStore {
       const key = this.keyFor(ctx, name);
       try {
         const kv = await this.storage.create(key, this.encode(stored));
-        return { ...stored, metadata: { ...stored.metadata, resourceVersion: String(kv.modRevision) } };
+        this.ownershipMemo.remember(key, kv.modRevision, hint.recorded);
+        return this.servedWrite(stored, kv);
       } catch (e) {
         if (!(e instanceof KeyExistsError)) this.fail(e, name, 'create');
         if (generated) {
@@ -360,10 +384,13 @@ export class GenericStore {
     let deletedDuringUpdate = false;
     /** The object the last compute() produced: what was written when the write succeeds. */
     let written: { obj: ApiObject; bytes: Uint8Array } | undefined;
+    /** The ownership the last compute() recorded, remembered once its write succeeds. */
+    let hint: OwnershipHint = {};
 
     const compute = async (current: KeyValue | null): Promise<{ obj: ApiObject; bytes: Uint8Array } | 'unchanged' | 'delete'> => {
       created = false;
       deletedDuringUpdate = false;
+      hint = { previous: current ? this.ownershipMemo.previous(current.key, current.modRevision) : undefined };
       if (!current) {
         if (ctx.subresource || !(this.strategy.allowCreateOnUpdate || opts.forceAllowCreate)) {
           throw errors.notFound(this.groupResource, name);
@@ -372,7 +399,7 @@ export class GenericStore {
         // A PUT carrying a resourceVersion targets an existing object that is gone.
         if (body.metadata?.resourceVersion) throw errors.notFound(this.groupResource, name);
         created = true;
-        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
+        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied, hint);
         return { obj, bytes: this.encode(obj) };
       }
       const old = this.decode(current);
@@ -402,7 +429,7 @@ export class GenericStore {
       }
       carryUpdateFields(obj, old);
       this.strategy.applyDefaults?.(obj);
-      const ownership = recordOwnership(ctx, this.resource, strategy, old, obj, opts.applied);
+      const ownership = recordOwnership(ctx, this.resource, strategy, old, obj, opts.applied, hint);
       strategy.prepareForUpdate(ctx, obj, old);
       applyOwnership(obj, ownership);
       const errs: FieldError[] = [
@@ -455,8 +482,12 @@ export class GenericStore {
       const res = await this.finishDelete(ctx, name, kv);
       return { obj: this.withTypeMeta(res), created: false };
     }
-    // The object just written is what a decode of the stored bytes would give (no second parse).
-    if (written && kv.value === written.bytes) return { obj: { ...written.obj, metadata: { ...written.obj.metadata, resourceVersion: String(kv.modRevision) } }, created };
+    // The object just written is what a decode of the stored bytes would give (no second parse);
+    // storages that copy the value (MemoryStorage) return equal bytes, not the same array.
+    if (written && (kv.value === written.bytes || Buffer.compare(kv.value, written.bytes) === 0)) {
+      this.ownershipMemo.remember(key, kv.modRevision, hint.recorded);
+      return { obj: this.servedWrite(written.obj, kv), created };
+    }
     return { obj: this.withTypeMeta(this.decode(kv)), created };
   }
 
@@ -563,6 +594,17 @@ export class GenericStore {
 }
 
 export { ApiError };
+
+/** ObjectMeta (normalised: its keys in emission order) with resourceVersion set in its own place. */
+function withResourceVersion(meta: ObjectMeta, resourceVersion: string): ObjectMeta {
+  const m = meta as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const name of emissionOrder(ObjectMetaSchema)) {
+    if (name === 'resourceVersion') out[name] = resourceVersion;
+    else if (m[name] !== undefined && Object.prototype.hasOwnProperty.call(m, name)) out[name] = m[name];
+  }
+  return out as ObjectMeta;
+}
 
 /**
  * Upstream's storage Create refuses an object carrying a resourceVersion ("" and "0" mean unset),

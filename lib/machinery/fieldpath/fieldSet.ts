@@ -37,6 +37,13 @@ export class FieldSet {
     b.sealed = true;
   }
 
+  /** A set built by writing its tree directly (the FieldsV1 reader); `fill` gets the empty root. */
+  static build(fill: (root: FieldSetNode) => void): FieldSet {
+    const s = new FieldSet();
+    fill(s.root);
+    return s;
+  }
+
   insert(path: Path): this {
     // Another set may share this tree: changing it would change that one too.
     if (this.sealed) throw new Error('FieldSet.insert on a set that shares its tree; insert into copy() instead');
