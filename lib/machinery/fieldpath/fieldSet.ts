@@ -6,7 +6,14 @@ import { comparePathElements, serializePathElement } from './pathElement';
 
 interface Node {
   member: boolean;
-  children: Map<string, { pe: PathElement; node: Node }>;
+  /** Keyed by the element's FieldsV1 spelling, which each child also carries (`key`). */
+  children: Map<string, Child>;
+}
+
+interface Child {
+  key: string;
+  pe: PathElement;
+  node: Node;
 }
 
 const newNode = (): Node => ({ member: false, children: new Map() });
@@ -52,7 +59,7 @@ export class FieldSet {
     for (const e of path) {
       const k = serializePathElement(e);
       let c = n.children.get(k);
-      if (!c) n.children.set(k, (c = { pe: e, node: newNode() }));
+      if (!c) n.children.set(k, (c = { key: k, pe: e, node: newNode() }));
       n = c.node;
     }
     n.member = true;
@@ -146,16 +153,11 @@ export class FieldSet {
     return this.difference(other).isEmpty() && other.difference(this).isEmpty();
   }
 
-  /** Children of the root, sorted, for the FieldsV1 writer. */
-  static sortedChildren(n: Node): { pe: PathElement; node: Node }[] {
-    return [...n.children.values()].sort((a, b) => comparePathElements(a.pe, b.pe));
-  }
-
-  /** A node's children with their FieldsV1 keys, sorted, for the FieldsV1 writer. */
-  static sortedChildEntries(n: Node): [string, { pe: PathElement; node: Node }][] {
-    const entries = [...n.children];
-    if (entries.length > 1) entries.sort((a, b) => comparePathElements(a[1].pe, b[1].pe));
-    return entries;
+  /** A node's children (each with its FieldsV1 key) in upstream's element order, for the FieldsV1 writer. */
+  static sortedChildren(n: Node): Child[] {
+    const children = Array.from(n.children.values());
+    if (children.length > 1) children.sort((a, b) => comparePathElements(a.pe, b.pe));
+    return children;
   }
 
   /** The tree (read-only) for the FieldsV1 writer. */
@@ -188,7 +190,7 @@ function combine(a: Node, b: Node, op: (a: boolean, b: boolean) => boolean, visi
       continue;
     }
     const child = combine(ca.node, cb.node, op, visitA);
-    if (child.member || child.children.size) out.children.set(k, { pe: ca.pe, node: child });
+    if (child.member || child.children.size) out.children.set(k, { key: k, pe: ca.pe, node: child });
   }
   if (op(false, true)) for (const [k, cb] of b.children) if (!a.children.has(k)) out.children.set(k, cb);
   return out;
@@ -197,7 +199,7 @@ function combine(a: Node, b: Node, op: (a: boolean, b: boolean) => boolean, visi
 function copyNode(n: Node): Node {
   const out = newNode();
   out.member = n.member;
-  for (const [k, c] of n.children) out.children.set(k, { pe: c.pe, node: copyNode(c.node) });
+  for (const [k, c] of n.children) out.children.set(k, { key: k, pe: c.pe, node: copyNode(c.node) });
   return out;
 }
 
@@ -213,7 +215,7 @@ function pruneBelow(a: Node, p: Node): Node {
     }
     if (pc.node.member) continue;
     const child = pruneBelow(c.node, pc.node);
-    if (child.member || child.children.size) out.children.set(k, { pe: c.pe, node: child });
+    if (child.member || child.children.size) out.children.set(k, { key: k, pe: c.pe, node: child });
   }
   return out;
 }

@@ -16,7 +16,7 @@ function encodeNode(n: FieldSetNode, includeSelf: boolean): JsonObject {
   const out: JsonObject = {};
   if (includeSelf && n.children.size) out['.'] = {};
   // The tree is keyed by each element's FieldsV1 spelling already.
-  for (const [key, c] of FieldSet.sortedChildEntries(n)) out[key] = encodeNode(c.node, c.node.member);
+  for (const c of FieldSet.sortedChildren(n)) out[c.key] = encodeNode(c.node, c.node.member);
   return out;
 }
 
@@ -44,7 +44,7 @@ function decodeInto(node: FieldSetNode, obj: JsonObject, isRoot: boolean): void 
     // A field's key is already its canonical spelling; other elements are spelled as upstream writes them.
     const key = e.kind === 'field' ? k : serializePathElement(e);
     let c = node.children.get(key);
-    if (!c) node.children.set(key, (c = { pe: e, node: { member: false, children: new Map() } }));
+    if (!c) node.children.set(key, (c = { key, pe: e, node: { member: false, children: new Map() } }));
     let empty = true;
     for (const _ in child) {
       empty = false;
