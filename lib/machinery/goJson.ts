@@ -322,8 +322,47 @@ export function goJsonNodeFromValue(v: unknown): GoJsonNode {
   return { kind: 'string', value: String(v) };
 }
 
-/** The plain value of a node (duplicate keys: the last one wins, as in Go). Iterative. */
+/** Past this depth the plain value is built without recursion (nesting up to Go's 10000). */
+const recursionLimit = 200;
+const tooDeep = Symbol('too deep');
+
+/** Recursive, for the usual shallow values; throws tooDeep past recursionLimit. */
+function shallowValue(n: GoJsonNode, depth: number): JsonValue {
+  switch (n.kind) {
+    case 'object': {
+      if (depth > recursionLimit) throw tooDeep;
+      const o: Record<string, JsonValue> = {};
+      for (const m of n.members) setOwn(o, m.key, shallowValue(m.value, depth + 1));
+      return o;
+    }
+    case 'array': {
+      if (depth > recursionLimit) throw tooDeep;
+      const a: JsonValue[] = new Array<JsonValue>(n.items.length);
+      for (let i = 0; i < n.items.length; i++) a[i] = shallowValue(n.items[i], depth + 1);
+      return a;
+    }
+    case 'string':
+    case 'bool':
+      return n.value;
+    case 'number':
+      return Number(n.text);
+    case 'null':
+      return null;
+  }
+}
+
+/** The plain value of a node (duplicate keys: the last one wins, as in Go). */
 export function goJsonNodeValue(root: GoJsonNode): JsonValue {
+  try {
+    return shallowValue(root, 0);
+  } catch (e) {
+    if (e !== tooDeep) throw e;
+    return deepValue(root);
+  }
+}
+
+/** goJsonNodeValue without recursion, for deeply nested values. */
+function deepValue(root: GoJsonNode): JsonValue {
   const result: { v: JsonValue } = { v: null };
   const work: { node: GoJsonNode; assign: (v: JsonValue) => void }[] = [{ node: root, assign: (v) => (result.v = v) }];
   for (let w = work.pop(); w; w = work.pop()) {

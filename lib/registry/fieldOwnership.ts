@@ -4,7 +4,7 @@
 import type { ApiObject, ResourceInfo } from '../api';
 import type { ManagedFieldsEntry } from '../api/meta';
 import type { JsonObject } from '../machinery/jsonValue';
-import type { OwnershipHint, RecordedOwnership, WriteScope } from '../machinery/managedFields';
+import type { WriteScope } from '../machinery/managedFields';
 import { recordUpdate, resetFieldSet } from '../machinery/managedFields';
 import type { RequestContext, UpdateStrategy } from './strategy';
 import { formatTime } from './systemFields';
@@ -35,44 +35,10 @@ export function recordOwnership(
   old: ApiObject | null,
   obj: ApiObject,
   applied = false,
-  hint?: OwnershipHint,
 ): Ownership {
-  if (hint) hint.recorded = undefined;
   if (ctx.fieldManager === undefined) return 'keep';
   if (applied) return { entries: obj.metadata?.managedFields };
-  return { entries: recordUpdate(old as JsonObject | null, obj as JsonObject, ownershipScope(ctx, resource, strategy), hint) };
-}
-
-/**
- * The ownership this process's last writes recorded, by key and the revision each write made:
- * the (key, revision) names exactly the stored value those entries are in, so the next update
- * of it starts from their decoded form. Bounded; the oldest write is forgotten first.
- */
-export class OwnershipMemo {
-  private readonly byKey = new Map<string, { revision: number; recorded: RecordedOwnership }>();
-
-  constructor(private readonly capacity = 1024) {}
-
-  /** What the write that stored revision `revision` of key recorded, when this memo saw it. */
-  previous(key: string, revision: number): RecordedOwnership | undefined {
-    const e = this.byKey.get(key);
-    return e && e.revision === revision ? e.recorded : undefined;
-  }
-
-  /** After a write of key at revision: what it recorded (undefined: nothing to remember). */
-  remember(key: string, revision: number, recorded: RecordedOwnership | undefined): void {
-    this.byKey.delete(key);
-    if (!recorded) return;
-    this.byKey.set(key, { revision, recorded });
-    if (this.byKey.size > this.capacity) {
-      const oldest = this.byKey.keys().next().value;
-      if (oldest !== undefined) this.byKey.delete(oldest);
-    }
-  }
-
-  get size(): number {
-    return this.byKey.size;
-  }
+  return { entries: recordUpdate(old as JsonObject | null, obj as JsonObject, ownershipScope(ctx, resource, strategy)) };
 }
 
 /** Puts the recorded entries on the object the strategy prepared (which may have reset metadata). */

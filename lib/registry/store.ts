@@ -16,8 +16,8 @@ import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
-import type { OwnershipHint, WriteScope } from '../machinery/managedFields';
-import { applyOwnership, markManagedFieldsReset, OwnershipMemo, ownershipScope, recordOwnership } from './fieldOwnership';
+import type { WriteScope } from '../machinery/managedFields';
+import { applyOwnership, markManagedFieldsReset, ownershipScope, recordOwnership } from './fieldOwnership';
 
 /** Validating admission, called after the strategy's validation (DESIGN.md §3). */
 export type ValidatingAdmission = (
@@ -180,20 +180,24 @@ export class GenericStore {
 
   /**
    * The object a write stored, as a read of that revision serves it (resourceVersion in its
-   * ObjectMeta place). Its compact JSON is the served-JSON memo's entry for (key, revision) —
-   * the read-modify-write client's next GET neither decodes nor serialises it — and the write's
-   * own response (writtenJson).
+   * ObjectMeta place), with its compact JSON as the write's response (writtenJson). An update's
+   * text also replaces the previous revision's in the served-JSON memo: the read-modify-write
+   * client's next GET neither decodes nor serialises it, and the memo holds no more than reads
+   * would have left. A create's is not kept (the memo fills with what is read, not all writes).
    */
-  private servedWrite(obj: ApiObject, kv: KeyValue): ApiObject {
+  private servedWrite(obj: ApiObject, kv: KeyValue, previousRevision?: number): ApiObject {
     const served = { ...obj, metadata: withResourceVersion(obj.metadata ?? {}, String(kv.modRevision)) };
     const { kind: _k, apiVersion: _a, ...rest } = served;
-    const item = this.servedJsonMemo.get(kv.key, kv.modRevision, () => new RawJson(JSON.stringify(rest)));
+    let item: RawJson;
+    if (previousRevision === undefined) item = new RawJson(JSON.stringify(rest));
+    else {
+      item = this.servedJsonMemo.get(kv.key, kv.modRevision, () => new RawJson(JSON.stringify(rest)));
+      this.servedJsonMemo.delete(kv.key, previousRevision);
+    }
     this.writtenJsons.set(served, new RawJson(item.json === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.json.slice(1)}`));
     return served;
   }
   private readonly writtenJsons = new WeakMap<ApiObject, RawJson>();
-  /** Decoded managedFields of this store's last writes, for the next update of each. */
-  private readonly ownershipMemo = new OwnershipMemo();
 
   /** The compact JSON of an object create() or update() just returned, while the caller has not changed it. */
   writtenJson(obj: ApiObject): RawJson | undefined {
@@ -291,7 +295,7 @@ export class GenericStore {
   // ---- create -------------------------------------------------------------------------------
 
   /** Everything a create does before persisting: system fields, defaults, validation, admission. */
-  private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false, hint?: OwnershipHint): Promise<ApiObject> {
+  private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false): Promise<ApiObject> {
     // normalize builds a new object all the way down: the input is never touched.
     const obj = this.withTypeMeta(input);
     const meta = (obj.metadata ??= {});
@@ -299,7 +303,7 @@ export class GenericStore {
     else delete meta.namespace;
     fillCreateFields(obj, ctx.now());
     this.strategy.applyDefaults?.(obj);
-    const ownership = recordOwnership(ctx, this.resource, this.strategy, null, obj, applied, hint);
+    const ownership = recordOwnership(ctx, this.resource, this.strategy, null, obj, applied);
     this.strategy.prepareForCreate(ctx, obj);
     applyOwnership(obj, ownership);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
@@ -310,8 +314,7 @@ export class GenericStore {
 
   async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
     const generated = !input.metadata?.name && !!input.metadata?.generateName;
-    const hint: OwnershipHint = {};
-    const stored = await this.prepareCreate(ctx, input, false, hint);
+    const stored = await this.prepareCreate(ctx, input);
     if (ctx.dryRun) return stored;
     rejectResourceVersionOnCreate(input);
 
@@ -320,7 +323,6 @@ export class GenericStore {
       const key = this.keyFor(ctx, name);
       try {
         const kv = await this.storage.create(key, this.encode(stored));
-        this.ownershipMemo.remember(key, kv.modRevision, hint.recorded);
         return this.servedWrite(stored, kv);
       } catch (e) {
         if (!(e instanceof KeyExistsError)) this.fail(e, name, 'create');
@@ -384,13 +386,13 @@ export class GenericStore {
     let deletedDuringUpdate = false;
     /** The object the last compute() produced: what was written when the write succeeds. */
     let written: { obj: ApiObject; bytes: Uint8Array } | undefined;
-    /** The ownership the last compute() recorded, remembered once its write succeeds. */
-    let hint: OwnershipHint = {};
+    /** The revision the last compute() updated (none when it created the object). */
+    let previousRevision: number | undefined;
 
     const compute = async (current: KeyValue | null): Promise<{ obj: ApiObject; bytes: Uint8Array } | 'unchanged' | 'delete'> => {
       created = false;
       deletedDuringUpdate = false;
-      hint = { previous: current ? this.ownershipMemo.previous(current.key, current.modRevision) : undefined };
+      previousRevision = current?.modRevision;
       if (!current) {
         if (ctx.subresource || !(this.strategy.allowCreateOnUpdate || opts.forceAllowCreate)) {
           throw errors.notFound(this.groupResource, name);
@@ -399,7 +401,7 @@ export class GenericStore {
         // A PUT carrying a resourceVersion targets an existing object that is gone.
         if (body.metadata?.resourceVersion) throw errors.notFound(this.groupResource, name);
         created = true;
-        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied, hint);
+        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
         return { obj, bytes: this.encode(obj) };
       }
       const old = this.decode(current);
@@ -429,7 +431,7 @@ export class GenericStore {
       }
       carryUpdateFields(obj, old);
       this.strategy.applyDefaults?.(obj);
-      const ownership = recordOwnership(ctx, this.resource, strategy, old, obj, opts.applied, hint);
+      const ownership = recordOwnership(ctx, this.resource, strategy, old, obj, opts.applied);
       strategy.prepareForUpdate(ctx, obj, old);
       applyOwnership(obj, ownership);
       const errs: FieldError[] = [
@@ -485,8 +487,7 @@ export class GenericStore {
     // The object just written is what a decode of the stored bytes would give (no second parse);
     // storages that copy the value (MemoryStorage) return equal bytes, not the same array.
     if (written && (kv.value === written.bytes || Buffer.compare(kv.value, written.bytes) === 0)) {
-      this.ownershipMemo.remember(key, kv.modRevision, hint.recorded);
-      return { obj: this.servedWrite(written.obj, kv), created };
+      return { obj: this.servedWrite(written.obj, kv, created ? undefined : previousRevision), created };
     }
     return { obj: this.withTypeMeta(this.decode(kv)), created };
   }

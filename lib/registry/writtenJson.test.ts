@@ -1,12 +1,14 @@
-// A write's served JSON: the store keeps the compact JSON of the object it just stored as the
-// served-JSON memo's entry for that (key, revision) and as the write's response text. It must be
-// exactly what a read of that revision serves (decoded from the stored bytes and normalised),
-// and a later revision must never be answered with an earlier one's text.
+// A write's served JSON: the compact JSON of the object the store just stored is the write's
+// response text and, for an update, the served-JSON memo's entry for the new (key, revision) in
+// place of the previous revision's. It must be exactly what a read of that revision serves
+// (decoded from the stored bytes and normalised), and a later revision must never be answered
+// with an earlier one's text.
 import { MemoryStorage } from '../etcd/memory';
 import { decodeFromStorage } from './storageCodec';
 import { WatchCache } from '../watchcache';
 import { builtinStrategies } from './builtin';
 import { GenericStore, replacementWith } from './store';
+import { DecodedObjectMemo } from './decodedEvents';
 import { systemContext } from './stores';
 import type { ApiObject } from '../api';
 
@@ -96,4 +98,17 @@ test('dry-run and no-op writes keep no written text; other objects have none', a
   } finally {
     await close();
   }
+});
+
+test('the memo forgets a revision the key moved past', () => {
+  const memo = new DecodedObjectMemo<{ v: number }>(10);
+  let decodes = 0;
+  const get = (rev: number) => memo.get('/k', rev, () => ({ v: (decodes++, rev) }));
+  expect(get(1).v).toBe(1);
+  expect(get(1).v).toBe(1);
+  expect(decodes).toBe(1);
+  memo.delete('/k', 1);
+  memo.delete('/k', 7); // absent: nothing happens
+  expect(get(1).v).toBe(1);
+  expect(decodes).toBe(2);
 });

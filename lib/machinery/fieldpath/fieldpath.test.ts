@@ -231,3 +231,31 @@ describe('compare', () => {
     });
   });
 });
+
+// Keys of one plain string field are read without a JSON parse and take their own text as their
+// spelling: for every such text the element and its spelling must be what the parse gives.
+describe('simple key elements', () => {
+  const slow = (text: string): { e: ReturnType<typeof pe.key>; spelled: string } => {
+    const e = pe.key(JSON.parse(text) as Record<string, JsonValue>);
+    return { e, spelled: serializePathElement(e) };
+  };
+  const ascii = Array.from({ length: 0x5f }, (_, i) => String.fromCharCode(0x20 + i)).filter((c) => c !== '"' && c !== '\\');
+  it.each<[string]>([
+    ['k:{"name":"sa-1-token"}'],
+    ['k:{"containerPort":"80"}'],
+    ['k:{"a":""}'],
+    ...ascii.map((c): [string] => [`k:{"name":"x${c}y"}`]),
+    ...ascii.map((c): [string] => [`k:{"n${c}":"v"}`]),
+  ])('%s', (text) => {
+    const fast = deserializePathElement(text);
+    const want = slow(text.slice(2));
+    expect(fast).toEqual(want.e);
+    expect(serializePathElement(fast)).toBe(`k:${want.spelled.slice(2)}`);
+  });
+  it('keys needing escapes, several fields or non-strings take the parse', () => {
+    for (const text of ['k:{"name":"a<b"}', 'k:{"name":"é"}', 'k:{"a":"1","b":"2"}', 'k:{"port":80}', 'k:{"name":"a\\"b"}']) {
+      const e = deserializePathElement(text);
+      expect(serializePathElement(e)).toBe(`k:${slow(text.slice(2)).spelled.slice(2)}`);
+    }
+  });
+});

@@ -148,6 +148,12 @@ export function serializePathElement(e: PathElement): string {
   }
 }
 
+/**
+ * `{"field":"value"}` where neither string needs an escape in Go's encoding (no quote,
+ * backslash, control character, <, >, & or non-ASCII): its serialisation is the text itself.
+ */
+const simpleKey = /^\{"([\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]+)":"([\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]*)"\}$/;
+
 /** Parses a FieldsV1 key; the messages are upstream's DeserializePathElement errors. */
 export function deserializePathElement(s: string): PathElement {
   const prefix = s.slice(0, 2);
@@ -156,6 +162,14 @@ export function deserializePathElement(s: string): PathElement {
     case 'f:':
       return pe.field(rest);
     case 'k:': {
+      // Most keys are one field with a plain string (`k:{"name":"x"}`, as upstream writes a map
+      // list's name): no JSON parse, and the text is already the element's own spelling.
+      const simple = simpleKey.exec(rest);
+      if (simple) {
+        const e = pe.key({ [simple[1]]: simple[2] });
+        serialized.set(e, s);
+        return e;
+      }
       const v = parseJsonOrThrow(rest);
       if (!isJsonObject(v)) throw new Error('expected key value pairs');
       if (Object.keys(v).length === 0) throw new Error('expected key value pairs');

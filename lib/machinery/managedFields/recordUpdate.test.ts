@@ -111,36 +111,3 @@ describe('recordUpdate', () => {
     expect(out[0]).toEqual(entry('ancient-changes', { 'f:metadata': { 'f:labels': { 'f:l0': {}, 'f:l1': {} } } }, '2026-01-10T07:00:01Z'));
   });
 });
-
-// The hint carries a previous write's decoded entries to the next update of the same stored
-// value: whatever is sent, the result must be what decoding would have given.
-describe('recordUpdate with the previous write’s recorded ownership', () => {
-  /** A first write whose recorded ownership is the hint for the second. */
-  const first = (): { stored: ManagedFieldsEntry[]; previous: NonNullable<Parameters<typeof recordUpdate>[3]>['previous'] } => {
-    const hint: { recorded?: NonNullable<Parameters<typeof recordUpdate>[3]>['recorded'] } = {};
-    const created = recordUpdate(null, obj({ a: '1', b: '2' }), scope('alice', '2026-01-10T07:00:00Z'), hint);
-    const stored = recordUpdate(obj({ a: '1', b: '2' }, created), obj({ a: '5', b: '2' }, created), scope('bob', '2026-01-10T07:30:00Z'), hint)!;
-    expect(hint.recorded?.entries).toEqual(stored);
-    return { stored, previous: hint.recorded };
-  };
-  it.each<[string, (stored: ManagedFieldsEntry[]) => unknown, string]>([
-    ['the stored entries sent back', (stored) => JSON.parse(JSON.stringify(stored)), ''],
-    ['entries sent that differ from the stored ones', () => [entry('carol', { 'f:spec': { 'f:b': {} } })], ''],
-    ['no entries sent', () => undefined, ''],
-    ['a reset ([])', () => [], ''],
-    ['undecodable entries sent', () => [{ manager: 'x', operation: 'Bogus', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }], ''],
-    ['a subresource write', (stored) => stored, 'status'],
-  ])('%s: the same result as decoding', (_n, sent, subresource) => {
-    const { stored, previous } = first();
-    const old = obj({ a: '5', b: '2' }, stored);
-    const next = obj({ a: '7', b: '2' }, sent(stored));
-    const s = scope('dave', '2026-01-10T08:00:00Z', subresource);
-    const hint = { previous };
-    const withHint = recordUpdate(old, next, s, hint);
-    expect(withHint).toEqual(recordUpdate(old, JSON.parse(JSON.stringify(next)) as JsonObject, s));
-    // The hint's own decoded entries are not changed by a write that used them.
-    expect(previous!.entries).toEqual(stored);
-    expect(recordUpdate(old, obj({ a: '5', b: '2' }, stored), scope('erin'), { previous })).toEqual(stored);
-    if (withHint) expect(hint).toMatchObject({ recorded: { entries: withHint } });
-  });
-});

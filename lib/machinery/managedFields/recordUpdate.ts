@@ -3,7 +3,6 @@
 // entry and leave everyone else's; removed fields leave every set; updates never conflict.
 import type { ManagedFieldsEntry } from '../../api/meta';
 import type { ObjectSchema } from '../../api/schema';
-import { deepEqual } from '../deepEqual';
 import { compareObjects } from '../fieldpath/compare';
 import { FieldSet } from '../fieldpath/fieldSet';
 import type { Path } from '../fieldpath/pathElement';
@@ -61,40 +60,15 @@ function withoutManagedFields(obj: JsonObject | null): JsonObject {
   return { ...obj, metadata: rest };
 }
 
-/** Entries as a write recorded them, with their decoded form: decoding them again gives `managed`. */
-export interface RecordedOwnership {
-  entries: readonly ManagedFieldsEntry[];
-  managed: Managed;
-}
-
-/**
- * What the caller knows across writes: `previous`, the ownership the write that produced `old`
- * recorded (when this process made that write); `recorded`, set here to what this write records.
- * A read-modify-write client sends back the entries it read, so they need no decoding again.
- */
-export interface OwnershipHint {
-  previous?: RecordedOwnership;
-  recorded?: RecordedOwnership;
-}
-
-/** A copy the caller may change: entries are copied, their field sets (never changed) shared. */
-function copyManaged(m: Managed): Managed {
-  const out: Managed = new Map();
-  for (const [id, e] of m) out.set(id, { ...e });
-  return out;
-}
-
 /**
  * Upstream's decodeLiveOrNew: a subresource write keeps the stored entries; `[]`/`[{}]` clears;
  * entries sent that are empty or undecodable yield to the stored ones.
  */
-function startingPoint(old: JsonObject | null, obj: JsonObject, subresource: string, previous: RecordedOwnership | undefined): Managed {
-  const stored = () => (previous ? copyManaged(previous.managed) : decodeManagedFields(managedFieldsOf(old)));
+function startingPoint(old: JsonObject | null, obj: JsonObject, subresource: string): Managed {
+  const stored = () => decodeManagedFields(managedFieldsOf(old));
   if (subresource) return stored();
   const sent = managedFieldsOf(obj);
   if (isResetManagedFields(sent)) return new Map();
-  // The stored entries sent back unchanged: their decoded form is known.
-  if (previous && sent && deepEqual(sent, previous.entries)) return copyManaged(previous.managed);
   try {
     const m = decodeManagedFields(sent);
     if (m.size) return m;
@@ -114,11 +88,10 @@ function managedFieldsOf(obj: JsonObject | null): ManagedFieldsEntry[] | undefin
  * The managedFields to store for a non-apply write; `old` is null on create. Never throws:
  * anything undecodable ends tracking for this object, as upstream's UpdateNoErrors does.
  */
-export function recordUpdate(old: JsonObject | null, obj: JsonObject, scope: WriteScope, hint?: OwnershipHint): ManagedFieldsEntry[] | undefined {
+export function recordUpdate(old: JsonObject | null, obj: JsonObject, scope: WriteScope): ManagedFieldsEntry[] | undefined {
   let managed: Managed;
-  if (hint) hint.recorded = undefined;
   try {
-    managed = startingPoint(old, obj, scope.subresource, hint?.previous);
+    managed = startingPoint(old, obj, scope.subresource);
     // Upstream's skipNonAppliedManager: an object with no ownership recorded stays untracked on
     // update; only create (or apply) starts tracking.
     if (old && managed.size === 0) return undefined;
@@ -139,9 +112,7 @@ export function recordUpdate(old: JsonObject | null, obj: JsonObject, scope: Wri
       managed.set(myId, { ...me, set: took.union(previous), time: scope.now });
     }
     capUpdateManagers(managed);
-    const entries = encodeManagedFields(managed);
-    if (hint && entries) hint.recorded = { entries, managed };
-    return entries;
+    return encodeManagedFields(managed);
   } catch {
     return undefined;
   }
