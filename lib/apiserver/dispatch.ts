@@ -25,7 +25,7 @@ import type { ApiServerMetrics } from './metrics';
 import { metricVerb } from './metrics';
 import { chooseOutput } from './negotiation';
 import { parseRequestInfo, RequestInfo } from './requestInfo';
-import { isStored, ResourceTable, ServedResource } from './resourceTable';
+import { isStored, ResourceTable, ServedResource, type StoredResource } from './resourceTable';
 import { isPrettyRequested, jsonOutput, OutputFormat, writeError, writtenObject } from './respond';
 import { authorizationAttributes, forbiddenFor } from './filters/authorization';
 import { deprecationOf, recordDeprecatedRequest } from './filters/deprecation';
@@ -92,7 +92,10 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   const info = parseRequestInfo(req.method ?? 'GET', q >= 0 ? rawUrl.slice(0, q) : rawUrl, query);
   // Errors before routing (401, 403, 404) are written in the type the client accepts, as
   // upstream's ErrorNegotiated does; the endpoint's own negotiation below refines it.
-  let output: OutputFormat | null = info.isResourceRequest ? errorOutput(cfg, req, isPrettyRequested(req, query)) : jsonOutput(isPrettyRequested(req, query));
+  const pretty = isPrettyRequested(req, query);
+  // Worked out when an error needs it before the endpoint's own negotiation (below) ran.
+  let output: OutputFormat | null = null;
+  const outputForError = (): OutputFormat => (output ??= info.isResourceRequest ? errorOutput(cfg, req, pretty) : jsonOutput(pretty));
   let user: UserInfo = anonymousUser;
   // Set once authentication (or the anonymous fallback) succeeded; a 401 is not system:anonymous.
   let authenticated = false;
@@ -155,7 +158,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     if (info.verb !== 'watch') {
       const deadline = requestDeadlineMs(query, cfg.requestTimeoutMs);
       disarmTimeout = armRequestTimeout(res, deadline, () => {
-        writeError(req, res, timeoutError(), output, { compression: false });
+        writeError(req, res, timeoutError(), outputForError(), { compression: false });
         // Answered: shutdown stops waiting for it, as upstream's wait group wraps the timeout
         // filter (a handler stuck on a stalled body would otherwise hold the drain forever).
         release();
@@ -169,19 +172,20 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     if (!served) throw errors.routeNotFound();
     // Every verb of a stored resource converts (Table, PartialObjectMetadata) as upstream's
     // TableConvertor-backed scopes do; create-only subresources (TokenRequest) have none.
-    output = {
-      ...chooseOutput(req.headers.accept, isPrettyRequested(req, query), {
-        tables: isStored(served) && !(info.verb === 'create' && info.subresource !== ''),
-        watch: info.verb === 'watch',
-        cbor: cfg.features.isEnabled('CBORServingAndStorage'),
-      }),
-      schemas: cfg.resources.schemaForKind,
-    };
+    // chooseOutput returns a copy of its own: completed in place.
+    const chosen = chooseOutput(req.headers.accept, pretty, {
+      tables: isStored(served) && !(info.verb === 'create' && info.subresource !== ''),
+      watch: info.verb === 'watch',
+      cbor: cfg.features.isEnabled('CBORServingAndStorage'),
+    });
+    chosen.schemas = cfg.resources.schemaForKind;
+    output = chosen;
     const createOnly = info.verb === 'create' ? cfg.resources.createOnlyEndpoint(served.info, info.subresource) : undefined;
     validateRoute(served, info);
     validateNameParameter(info);
     let body: Buffer | undefined;
-    const base: RequestHandlerContext = {
+    // The handler's context is this object with `served` added (not a copy of it per request).
+    const base: RequestHandlerContext & { served?: StoredResource } = {
       req,
       res,
       info,
@@ -227,7 +231,8 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     const handler = handlers[info.verb];
     // A create on a subresource exists only as a create-only endpoint (serviceaccounts/x/token).
     if (!handler || !isStored(served) || (info.verb === 'create' && info.subresource)) throw errors.methodNotSupported({ group: info.group, resource: info.resource }, info.verb);
-    const h: HandlerContext = { ...base, served };
+    base.served = served;
+    const h = base as HandlerContext;
     await handler(h);
     dryRun = h.dryRun;
     isApply = h.isApply;
@@ -235,7 +240,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     const err = toApiError(e);
     failure = err.status;
     if (err.code >= 500 && !(e instanceof ApiError)) cfg.log.error({ err: e }, 'internal error');
-    writeError(req, res, err, output, { compression: false });
+    writeError(req, res, err, outputForError(), { compression: false });
   } finally {
     disarmTimeout();
     release();

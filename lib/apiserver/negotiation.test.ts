@@ -107,3 +107,39 @@ describe('chooseOutput', () => {
     }
   });
 });
+
+// Each (Accept, options) pair is negotiated once and remembered: the answers stay the same, each
+// caller gets its own copy, options are part of the key, and a 406 is never remembered as a type.
+describe('chooseOutput: remembered per header', () => {
+  it('repeats the same answer as a fresh copy', () => {
+    const a = chooseOutput('application/json;as=Table;v=v1;g=meta.svc.io', false, { tables: true });
+    const b = chooseOutput('application/json;as=Table;v=v1;g=meta.svc.io', false, { tables: true });
+    expect(b).toEqual(a);
+    expect(b).not.toBe(a);
+    (a as { schemas?: unknown }).schemas = () => undefined;
+    expect(chooseOutput('application/json;as=Table;v=v1;g=meta.svc.io', false, { tables: true })).not.toHaveProperty('schemas');
+  });
+  it('keys on the options and pretty too', () => {
+    const accept = 'application/json;as=Table;v=v1;g=meta.svc.io, application/json';
+    expect(chooseOutput(accept, false, { tables: true }).table).toBeDefined();
+    expect(chooseOutput(accept, false, { tables: false }).table).toBeUndefined();
+    expect(chooseOutput('application/json', true).pretty).toBe(true);
+    expect(chooseOutput('application/json', false).pretty).toBe(false);
+    expect(chooseOutput('application/cbor', false, { cbor: true }).format).toBe('cbor');
+    expect(() => chooseOutput('application/cbor', false)).toThrow();
+  });
+  it('an unacceptable header is refused every time', () => {
+    for (let i = 0; i < 3; i++) {
+      let caught: unknown;
+      try {
+        chooseOutput('text/html', false);
+      } catch (e) {
+        caught = e;
+      }
+      expect(isApiError(caught) && caught.code).toBe(406);
+    }
+  });
+  it('stays bounded under many distinct headers', () => {
+    for (let i = 0; i < 1000; i++) expect(chooseOutput(`application/json;q=0.${i % 10}, text/x-${i}`, false).format).toBe('json');
+  });
+});

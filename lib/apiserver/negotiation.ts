@@ -56,8 +56,26 @@ export interface ChooseOptions {
 
 const partialKinds: readonly string[] = ['PartialObjectMetadata', 'PartialObjectMetadataList'];
 
+// Clients send a handful of distinct Accept headers: each (header, options) pair is negotiated
+// once. Bounded (cleared when full) so arbitrary headers cannot grow it.
+const chosen = new Map<string, Readonly<OutputFormat>>();
+const chosenCapacity = 256;
+
 /** The output for a request. Conversions the endpoint does not offer skip their clause. */
 export function chooseOutput(accept: string | undefined, pretty: boolean, opts: ChooseOptions = {}): OutputFormat {
+  const key = `${opts.tables === true ? 't' : ''}${opts.watch === true ? 'w' : ''}${opts.protobuf === false ? 'n' : ''}${opts.cbor === true ? 'c' : ''}${pretty ? 'p' : ''}:${accept ?? ''}`;
+  let out = chosen.get(key);
+  if (!out) {
+    // Throws 406 for an unacceptable header: not remembered.
+    out = negotiateOutput(accept, pretty, opts);
+    if (chosen.size >= chosenCapacity) chosen.clear();
+    chosen.set(key, out);
+  }
+  // A copy: callers add to it (the endpoint's schemas).
+  return { ...out };
+}
+
+function negotiateOutput(accept: string | undefined, pretty: boolean, opts: ChooseOptions): OutputFormat {
   const base = opts.watch ? streamTypes : objectTypes;
   const all = opts.cbor === true ? [...base, cborMediaTypeInfo] : base;
   const supported = opts.protobuf === false ? all.filter((t) => t.format !== 'protobuf') : all;

@@ -35,11 +35,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     name: '',
     parts: [],
   };
-  const segs = path
-    .replace(/^\/+|\/+$/g, '')
-    .split('/')
-    .filter((s, i, a) => s !== '' || a.length === 1)
-    .map(decodeSegment);
+  const segs = splitPath(path);
   if (segs.length === 0 || (segs[0] !== 'api' && segs[0] !== 'apis')) return info;
   let cur = segs.slice(1);
   if (segs[0] === 'api') {
@@ -94,8 +90,22 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   return info;
 }
 
+/** Segments without leading, trailing or empty ones (a lone "" for "/"), percent-decoded. */
+function splitPath(path: string): string[] {
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === 47) start++;
+  while (end > start && path.charCodeAt(end - 1) === 47) end--;
+  const raw = path.slice(start, end).split('/');
+  if (raw.length === 1) return [decodeSegment(raw[0])];
+  const segs: string[] = [];
+  for (const seg of raw) if (seg !== '') segs.push(decodeSegment(seg));
+  return segs;
+}
+
 /** Path segments are percent-decoded as upstream's router does; a bad escape stays as sent. */
 function decodeSegment(seg: string): string {
+  if (!seg.includes('%')) return seg;
   try {
     return decodeURIComponent(seg);
   } catch {

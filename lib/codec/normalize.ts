@@ -13,7 +13,7 @@
 // - TypeMeta comes out as upstream writes it: kind, then apiVersion.
 import { openapiDefinitionPrefix as P } from '../api/product';
 import type { FieldSchema, ObjectSchema } from '../api/schema';
-import { setOwn } from '../machinery/jsonValue';
+import { isShareableJson, setOwn } from '../machinery/jsonValue';
 import { canonicalMicroTime, canonicalTime, microTimeOf } from './goTime';
 
 /** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
@@ -65,6 +65,7 @@ function bytesText(v: unknown): unknown {
 }
 
 function clonePlain(v: unknown): unknown {
+  if (isShareableJson(v)) return v;
   if (Array.isArray(v)) return v.map(clonePlain);
   if (isPlainObject(v)) {
     const o: Record<string, unknown> = {};

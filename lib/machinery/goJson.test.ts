@@ -62,6 +62,20 @@ describe('parseGoJson: Go syntax error texts', () => {
     expect(Array.isArray(deep)).toBe(true);
     expect(() => parseGoJson('['.repeat(200000))).toThrow('exceeded max depth');
   });
+
+  // Shallow values are built recursively, deep ones without recursion: the same values either way.
+  test.each([
+    ['below the recursion limit', 198],
+    ['past it', 240],
+    ['far past it', 9998],
+  ])('nested objects and arrays %s (%i levels) decode alike', (_n, depth) => {
+    const text = '{"a":['.repeat(depth / 2) + '{"k":1,"k":2,"__proto__":"x"}' + ']}'.repeat(depth / 2);
+    let v = parseGoJson(text) as Record<string, unknown>;
+    for (let i = 0; i < Math.floor(depth / 2); i++) v = (v.a as Record<string, unknown>[])[0];
+    expect(v).toEqual({ k: 2, ['__proto__']: 'x' });
+    expect(Object.keys(v)).toEqual(['k', '__proto__']);
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+  });
 });
 
 describe('parseGoJsonTree: error offsets', () => {

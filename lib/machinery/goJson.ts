@@ -51,7 +51,11 @@ function isHex(c: number): boolean {
 class Parser {
   private pos = 0;
   private depth = 0;
-  constructor(private readonly b: Uint8Array) {}
+  /** The same bytes as a Buffer, for native Latin-1 slices of ASCII runs. */
+  private readonly buf: Buffer;
+  constructor(private readonly b: Uint8Array) {
+    this.buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
 
   private fail(context: string): never {
     if (this.pos >= this.b.length) throw new GoJsonSyntaxError('unexpected end of JSON input', this.b.length);
@@ -211,7 +215,7 @@ class Parser {
 
   /** Bytes [start, end) as text; short ASCII runs (most keys and values) without a TextDecoder call. */
   private text(start: number, end: number, ascii: boolean): string {
-    if (ascii && end - start <= 64) return String.fromCharCode.apply(null, this.b.subarray(start, end) as unknown as number[]);
+    if (ascii) return end - start <= 16 ? String.fromCharCode.apply(null, this.b.subarray(start, end) as unknown as number[]) : this.buf.toString('latin1', start, end);
     return utf8.decode(this.b.subarray(start, end));
   }
 
@@ -318,8 +322,47 @@ export function goJsonNodeFromValue(v: unknown): GoJsonNode {
   return { kind: 'string', value: String(v) };
 }
 
-/** The plain value of a node (duplicate keys: the last one wins, as in Go). Iterative. */
+/** Past this depth the plain value is built without recursion (nesting up to Go's 10000). */
+const recursionLimit = 200;
+const tooDeep = Symbol('too deep');
+
+/** Recursive, for the usual shallow values; throws tooDeep past recursionLimit. */
+function shallowValue(n: GoJsonNode, depth: number): JsonValue {
+  switch (n.kind) {
+    case 'object': {
+      if (depth > recursionLimit) throw tooDeep;
+      const o: Record<string, JsonValue> = {};
+      for (const m of n.members) setOwn(o, m.key, shallowValue(m.value, depth + 1));
+      return o;
+    }
+    case 'array': {
+      if (depth > recursionLimit) throw tooDeep;
+      const a: JsonValue[] = new Array<JsonValue>(n.items.length);
+      for (let i = 0; i < n.items.length; i++) a[i] = shallowValue(n.items[i], depth + 1);
+      return a;
+    }
+    case 'string':
+    case 'bool':
+      return n.value;
+    case 'number':
+      return Number(n.text);
+    case 'null':
+      return null;
+  }
+}
+
+/** The plain value of a node (duplicate keys: the last one wins, as in Go). */
 export function goJsonNodeValue(root: GoJsonNode): JsonValue {
+  try {
+    return shallowValue(root, 0);
+  } catch (e) {
+    if (e !== tooDeep) throw e;
+    return deepValue(root);
+  }
+}
+
+/** goJsonNodeValue without recursion, for deeply nested values. */
+function deepValue(root: GoJsonNode): JsonValue {
   const result: { v: JsonValue } = { v: null };
   const work: { node: GoJsonNode; assign: (v: JsonValue) => void }[] = [{ node: root, assign: (v) => (result.v = v) }];
   for (let w = work.pop(); w; w = work.pop()) {

@@ -27,3 +27,18 @@ export function setOwn(o: object, key: string, value: unknown): void {
     (o as Record<string, unknown>)[key] = value;
   }
 }
+
+// Values built once and never changed afterwards (encoded FieldsV1 trees): copies of an object
+// may share them instead of cloning them again (normalize's copy of "any" fields). Not frozen:
+// freezing every node cost more than the copies it saves; nothing writes into such a value.
+const shared = new WeakSet<object>();
+
+/** Marks a JSON value that no one changes after this call, so copies of its holder may share it. */
+export function shareableJson<T extends JsonValue>(v: T): T {
+  if (typeof v === 'object' && v !== null) shared.add(v);
+  return v;
+}
+
+export function isShareableJson(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && shared.has(v);
+}

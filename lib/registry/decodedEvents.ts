@@ -8,6 +8,11 @@ export class DecodedObjectMemo<T extends object = ApiObject> {
 
   constructor(private readonly capacity = 4096) {}
 
+  /** Forgets (key, revision): a revision the key has moved past. */
+  delete(key: string, revision: number): void {
+    this.entries.delete(`${revision}\u0000${key}`);
+  }
+
   /** The decoded object for (key, revision), decoding at most once while it stays in the memo. */
   get(key: string, revision: number, decode: () => T): T {
     const id = `${revision}\u0000${key}`;

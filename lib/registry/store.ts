@@ -1,6 +1,6 @@
 // The generic store: create/get/update/delete for any resource, driven by its Strategy
 // (upstream's genericregistry.Store). Lists and watches live in list.ts and watch.ts.
-import { apiVersionOf, type ApiObject, type DeleteOptions, type ResourceInfo, type Status } from '../api';
+import { apiVersionOf, ObjectMetaSchema, type ApiObject, type DeleteOptions, type ObjectMeta, type ResourceInfo, type Status } from '../api';
 import { errors, ApiError, GroupResource, GroupKind } from '../machinery/errors';
 import type { FieldError } from '../machinery/fieldErrors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectMeta';
@@ -12,7 +12,7 @@ import { decodeFromStorage, encodeForStorage } from './storageCodec';
 import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
-import { normalize } from '../codec/normalize';
+import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
@@ -178,6 +178,32 @@ export class GenericStore {
     return new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`);
   }
 
+  /**
+   * The object a write stored, as a read of that revision serves it (resourceVersion in its
+   * ObjectMeta place), with its compact JSON as the write's response (writtenJson). An update's
+   * text also replaces the previous revision's in the served-JSON memo: the read-modify-write
+   * client's next GET neither decodes nor serialises it, and the memo holds no more than reads
+   * would have left. A create's is not kept (the memo fills with what is read, not all writes).
+   */
+  private servedWrite(obj: ApiObject, kv: KeyValue, previousRevision?: number): ApiObject {
+    const served = { ...obj, metadata: withResourceVersion(obj.metadata ?? {}, String(kv.modRevision)) };
+    const { kind: _k, apiVersion: _a, ...rest } = served;
+    let item: RawJson;
+    if (previousRevision === undefined) item = new RawJson(JSON.stringify(rest));
+    else {
+      item = this.servedJsonMemo.get(kv.key, kv.modRevision, () => new RawJson(JSON.stringify(rest)));
+      this.servedJsonMemo.delete(kv.key, previousRevision);
+    }
+    this.writtenJsons.set(served, new RawJson(item.json === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.json.slice(1)}`));
+    return served;
+  }
+  private readonly writtenJsons = new WeakMap<ApiObject, RawJson>();
+
+  /** The compact JSON of an object create() or update() just returned, while the caller has not changed it. */
+  writtenJson(obj: ApiObject): RawJson | undefined {
+    return this.writtenJsons.get(obj);
+  }
+
   private listItemOf(kv: KeyValue): ApiObject {
     const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
     return rest as ApiObject;
@@ -297,7 +323,7 @@ export class GenericStore {
       const key = this.keyFor(ctx, name);
       try {
         const kv = await this.storage.create(key, this.encode(stored));
-        return { ...stored, metadata: { ...stored.metadata, resourceVersion: String(kv.modRevision) } };
+        return this.servedWrite(stored, kv);
       } catch (e) {
         if (!(e instanceof KeyExistsError)) this.fail(e, name, 'create');
         if (generated) {
@@ -360,10 +386,13 @@ export class GenericStore {
     let deletedDuringUpdate = false;
     /** The object the last compute() produced: what was written when the write succeeds. */
     let written: { obj: ApiObject; bytes: Uint8Array } | undefined;
+    /** The revision the last compute() updated (none when it created the object). */
+    let previousRevision: number | undefined;
 
-    const compute = async (current: KeyValue | null): Promise<ApiObject | 'unchanged' | 'delete'> => {
+    const compute = async (current: KeyValue | null): Promise<{ obj: ApiObject; bytes: Uint8Array } | 'unchanged' | 'delete'> => {
       created = false;
       deletedDuringUpdate = false;
+      previousRevision = current?.modRevision;
       if (!current) {
         if (ctx.subresource || !(this.strategy.allowCreateOnUpdate || opts.forceAllowCreate)) {
           throw errors.notFound(this.groupResource, name);
@@ -372,7 +401,8 @@ export class GenericStore {
         // A PUT carrying a resourceVersion targets an existing object that is gone.
         if (body.metadata?.resourceVersion) throw errors.notFound(this.groupResource, name);
         created = true;
-        return this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
+        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
+        return { obj, bytes: this.encode(obj) };
       }
       const old = this.decode(current);
       // normalize copies what objInfo returns, so neither it nor the caller's body is shared.
@@ -412,10 +442,10 @@ export class GenericStore {
       if (this.admission) await this.admission(ctx, 'UPDATE', obj, old, this);
       const next = this.withTypeMeta(obj);
       if (this.shouldDeleteDuringUpdate(next)) return 'delete';
-      const before = JSON.stringify(this.withTypeMeta({ ...old, metadata: { ...old.metadata, resourceVersion: undefined } }));
-      const after = JSON.stringify({ ...next, metadata: { ...next.metadata, resourceVersion: undefined } });
-      if (before === after) return 'unchanged';
-      return next;
+      // Upstream's GuaranteedUpdate: no write when the new bytes equal the stored ones.
+      const bytes = this.encode(next);
+      if (Buffer.compare(bytes, current.value) === 0) return 'unchanged';
+      return { obj: next, bytes };
     };
 
     if (ctx.dryRun) {
@@ -427,7 +457,7 @@ export class GenericStore {
       }
       const out = await compute(current);
       if (out === 'unchanged' || out === 'delete') return { obj: this.withTypeMeta(this.decode(current!)), created: false };
-      return { obj: { ...out, metadata: { ...out.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
+      return { obj: { ...out.obj, metadata: { ...out.obj.metadata, resourceVersion: current ? String(current.modRevision) : undefined } }, created };
     }
 
     let kv: KeyValue;
@@ -442,7 +472,7 @@ export class GenericStore {
             deletedDuringUpdate = true;
             return null;
           }
-          written = { obj: out, bytes: this.encode(out) };
+          written = out;
           return written.bytes;
         },
         { ignoreNotFound: true },
@@ -454,8 +484,11 @@ export class GenericStore {
       const res = await this.finishDelete(ctx, name, kv);
       return { obj: this.withTypeMeta(res), created: false };
     }
-    // The object just written is what a decode of the stored bytes would give (no second parse).
-    if (written && kv.value === written.bytes) return { obj: { ...written.obj, metadata: { ...written.obj.metadata, resourceVersion: String(kv.modRevision) } }, created };
+    // The object just written is what a decode of the stored bytes would give (no second parse);
+    // storages that copy the value (MemoryStorage) return equal bytes, not the same array.
+    if (written && (kv.value === written.bytes || Buffer.compare(kv.value, written.bytes) === 0)) {
+      return { obj: this.servedWrite(written.obj, kv, created ? undefined : previousRevision), created };
+    }
     return { obj: this.withTypeMeta(this.decode(kv)), created };
   }
 
@@ -562,6 +595,17 @@ export class GenericStore {
 }
 
 export { ApiError };
+
+/** ObjectMeta (normalised: its keys in emission order) with resourceVersion set in its own place. */
+function withResourceVersion(meta: ObjectMeta, resourceVersion: string): ObjectMeta {
+  const m = meta as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const name of emissionOrder(ObjectMetaSchema)) {
+    if (name === 'resourceVersion') out[name] = resourceVersion;
+    else if (m[name] !== undefined && Object.prototype.hasOwnProperty.call(m, name)) out[name] = m[name];
+  }
+  return out as ObjectMeta;
+}
 
 /**
  * Upstream's storage Create refuses an object carrying a resourceVersion ("" and "0" mean unset),

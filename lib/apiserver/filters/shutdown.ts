@@ -41,8 +41,9 @@ const noop = (): void => undefined;
  * refused request. Watches are not counted here (the watch handler registers with lifecycle.watches).
  */
 export function admitDuringShutdown(lifecycle: ServerLifecycle, req: IncomingMessage, res: ServerResponse, path: string, longRunning: boolean): Admission {
-  const exempt = isRequestExemptFromRetryAfter(path, req.headers['user-agent']);
-  if (lifecycle.opts.sendRetryAfter && lifecycle.signals.notAcceptingNewRequest.signaled && !exempt) {
+  // Only asked once shutdown has begun (it matches strings: not for every request).
+  const exempt = (): boolean => isRequestExemptFromRetryAfter(path, req.headers['user-agent']);
+  if (lifecycle.opts.sendRetryAfter && lifecycle.signals.notAcceptingNewRequest.signaled && !exempt()) {
     const body = `${retryAfterMessage}\n`;
     closeConnectionAfter(res);
     res.writeHead(429, {
@@ -55,11 +56,11 @@ export function admitDuringShutdown(lifecycle: ServerLifecycle, req: IncomingMes
     return { kind: 'answered' };
   }
   if (longRunning) {
-    if (lifecycle.signals.notAcceptingNewRequest.signaled && !exempt) throw refuseDuringShutdown(res);
+    if (lifecycle.signals.notAcceptingNewRequest.signaled && !exempt()) throw refuseDuringShutdown(res);
     return { kind: 'serve', release: noop };
   }
   if (!lifecycle.nonLongRunning.add()) {
-    if (exempt) return { kind: 'serve', release: noop };
+    if (exempt()) return { kind: 'serve', release: noop };
     throw refuseDuringShutdown(res);
   }
   let released = false;

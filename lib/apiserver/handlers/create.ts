@@ -2,7 +2,7 @@
 import { errors } from '../../machinery/errors';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
-import { responseBody } from '../tableResponse';
+import { isCompactJsonResponse, responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
 import { parseWriteOptions } from './writeOptions';
 
@@ -18,5 +18,7 @@ export async function handleCreate(h: HandlerContext): Promise<void> {
     }
   }
   const created = await store.create(h.requestContext(opts.dryRun), obj);
-  writeObject(h.req, h.res, 201, responseBody(h, created), h.output, { compression: false, warnings: h.warnings });
+  // Compact JSON: the text the store memoised for this revision (no second serialisation).
+  const json = isCompactJsonResponse(h) ? store.writtenJson(created) : undefined;
+  writeObject(h.req, h.res, 201, json ?? responseBody(h, created), h.output, { compression: false, warnings: h.warnings });
 }

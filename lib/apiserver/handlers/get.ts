@@ -2,7 +2,7 @@
 import type { ApiObject } from '../../api';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
-import { responseBody } from '../tableResponse';
+import { isCompactJsonResponse, responseBody } from '../tableResponse';
 import { parseResourceVersion } from './resourceVersion';
 
 export async function handleGet(h: HandlerContext): Promise<void> {
@@ -13,8 +13,7 @@ export async function handleGet(h: HandlerContext): Promise<void> {
   // Typed already and memoised per revision: compact JSON (no Table, not pretty, no audited
   // response body, not PartialObjectMetadata) as its text alone, anything else as a shared
   // read-only object.
-  const out = h.output;
-  const compact = out.format === 'json' && !out.pretty && !out.table && !out.partial && h.audit?.level !== 'RequestResponse';
+  const compact = isCompactJsonResponse(h);
   const obj = compact ? await store.getServedJson(h.requestContext(false), h.info.name, read) : await store.getServed(h.requestContext(false), h.info.name, read);
   writeObject(h.req, h.res, 200, compact ? obj : responseBody(h, obj as ApiObject), h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
 }

@@ -2,7 +2,7 @@
 import type { HandlerContext } from '../handlerContext';
 import { replacementWith } from '../../registry/store';
 import { writeObject } from '../respond';
-import { responseBody } from '../tableResponse';
+import { isCompactJsonResponse, responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
 import { checkName } from './checkName';
 import { parseWriteOptions } from './writeOptions';
@@ -14,5 +14,7 @@ export async function handleUpdate(h: HandlerContext): Promise<void> {
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
   checkName(body, h.info.name);
   const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, replacementWith(body));
-  writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
+  // Compact JSON: the text the store memoised for this revision (no second serialisation).
+  const json = isCompactJsonResponse(h) ? store.writtenJson(obj) : undefined;
+  writeObject(h.req, h.res, created ? 201 : 200, json ?? responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
 }

@@ -5,12 +5,12 @@
 // is always present, so it never records `.` for one.
 import type { FieldSchema, ObjectSchema } from '../../api/schema';
 import { deepEqual } from '../deepEqual';
-import type { JsonValue } from '../jsonValue';
+import type { JsonObject, JsonValue } from '../jsonValue';
 import { isJsonObject } from '../jsonValue';
 import { FieldSet } from './fieldSet';
 import type { PathElement } from './pathElement';
 import { pe, serializePathElement } from './pathElement';
-import { isEmptyContainer, listItemElement, memberSchema, nodeKind, rootField } from './schemaWalk';
+import { isEmptyContainer, listItemElement, memberSchema, nodeKind, rootField, type NodeKind } from './schemaWalk';
 
 export interface Comparison {
   added: FieldSet;
@@ -64,9 +64,14 @@ function walk(c: Comparison, l: JsonValue | undefined, r: JsonValue | undefined,
   }
   const lo = isJsonObject(l) ? l : {};
   const ro = isJsonObject(r) ? r : {};
-  const names = new Set([...Object.keys(ro), ...Object.keys(lo)]);
-  for (const name of names) {
-    const cf = memberSchema(k, name);
-    walk(c, lo[name] as JsonValue | undefined, ro[name] as JsonValue | undefined, cf ?? { type: 'any' }, [...path, pe.field(name)], k.kind === 'struct');
-  }
+  // The new object's members, then those only the old one has (no set of names built).
+  for (const name of Object.keys(ro)) member(c, k, lo, ro, name, path);
+  for (const name of Object.keys(lo)) if (!Object.prototype.hasOwnProperty.call(ro, name)) member(c, k, lo, ro, name, path);
 }
+
+function member(c: Comparison, k: NodeKind, lo: JsonObject, ro: JsonObject, name: string, path: PathElement[]): void {
+  const cf = memberSchema(k, name);
+  walk(c, lo[name] as JsonValue | undefined, ro[name] as JsonValue | undefined, cf ?? anyField, [...path, pe.field(name)], k.kind === 'struct');
+}
+
+const anyField: FieldSchema = { type: 'any' };

@@ -6,13 +6,25 @@ import { comparePathElements, serializePathElement } from './pathElement';
 
 interface Node {
   member: boolean;
-  children: Map<string, { pe: PathElement; node: Node }>;
+  /** Keyed by the element's FieldsV1 spelling, which each child also carries (`key`). */
+  children: Map<string, Child>;
+}
+
+interface Child {
+  key: string;
+  pe: PathElement;
+  node: Node;
 }
 
 const newNode = (): Node => ({ member: false, children: new Map() });
+const or = (a: boolean, b: boolean): boolean => a || b;
+const and = (a: boolean, b: boolean): boolean => a && b;
+const andNot = (a: boolean, b: boolean): boolean => a && !b;
 
 export class FieldSet {
   private readonly root: Node;
+  /** Set once the tree may be shared with another set (an operand or result of an operation). */
+  private sealed = false;
 
   constructor(paths: Iterable<Path> = []) {
     this.root = newNode();
@@ -22,16 +34,32 @@ export class FieldSet {
   private static of(root: Node): FieldSet {
     const s = new FieldSet();
     (s as unknown as { root: Node }).root.children = root.children;
+    s.sealed = true;
+    return s;
+  }
+
+  /** Marks the operands of an operation: their trees may now be shared. */
+  private static seal(a: FieldSet, b: FieldSet): void {
+    a.sealed = true;
+    b.sealed = true;
+  }
+
+  /** A set built by writing its tree directly (the FieldsV1 reader); `fill` gets the empty root. */
+  static build(fill: (root: FieldSetNode) => void): FieldSet {
+    const s = new FieldSet();
+    fill(s.root);
     return s;
   }
 
   insert(path: Path): this {
+    // Another set may share this tree: changing it would change that one too.
+    if (this.sealed) throw new Error('FieldSet.insert on a set that shares its tree; insert into copy() instead');
     if (path.length === 0) return this;
     let n = this.root;
     for (const e of path) {
       const k = serializePathElement(e);
       let c = n.children.get(k);
-      if (!c) n.children.set(k, (c = { pe: e, node: newNode() }));
+      if (!c) n.children.set(k, (c = { key: k, pe: e, node: newNode() }));
       n = c.node;
     }
     n.member = true;
@@ -68,20 +96,36 @@ export class FieldSet {
     return count;
   }
 
+  /** A deep copy, the one kind of set that may be inserted into after another was built from it. */
+  copy(): FieldSet {
+    const s = new FieldSet();
+    (s as unknown as { root: Node }).root.children = copyNode(this.root).children;
+    return s;
+  }
+
+  // Results may share nodes with their operands (and be an operand) — sets are not changed after construction.
   union(other: FieldSet): FieldSet {
-    return FieldSet.of(combine(this.root, other.root, (a, b) => a || b, true));
+    FieldSet.seal(this, other);
+    if (other.root.children.size === 0) return this;
+    if (this.root.children.size === 0) return other;
+    return FieldSet.of(combine(this.root, other.root, or, true));
   }
 
   intersection(other: FieldSet): FieldSet {
-    return FieldSet.of(combine(this.root, other.root, (a, b) => a && b, false));
+    FieldSet.seal(this, other);
+    return FieldSet.of(combine(this.root, other.root, and, false));
   }
 
   difference(other: FieldSet): FieldSet {
-    return FieldSet.of(combine(this.root, other.root, (a, b) => a && !b, true));
+    FieldSet.seal(this, other);
+    if (other.root.children.size === 0 || this.root.children.size === 0) return this;
+    return FieldSet.of(combine(this.root, other.root, andNot, true));
   }
 
   /** Members none of whose prefixes (themselves included) is in prefixes (upstream's RecursiveDifference). */
   withoutPrefixes(prefixes: FieldSet): FieldSet {
+    FieldSet.seal(this, prefixes);
+    if (prefixes.root.children.size === 0) return this;
     return FieldSet.of(pruneBelow(this.root, prefixes.root));
   }
 
@@ -109,9 +153,11 @@ export class FieldSet {
     return this.difference(other).isEmpty() && other.difference(this).isEmpty();
   }
 
-  /** Children of the root, sorted, for the FieldsV1 writer. */
-  static sortedChildren(n: Node): { pe: PathElement; node: Node }[] {
-    return [...n.children.values()].sort((a, b) => comparePathElements(a.pe, b.pe));
+  /** A node's children (each with its FieldsV1 key) in upstream's element order, for the FieldsV1 writer. */
+  static sortedChildren(n: Node): Child[] {
+    const children = Array.from(n.children.values());
+    if (children.length > 1) children.sort((a, b) => comparePathElements(a.pe, b.pe));
+    return children;
   }
 
   /** The tree (read-only) for the FieldsV1 writer. */
@@ -129,33 +175,47 @@ function hasMember(n: Node, self: boolean): boolean {
 }
 
 /**
- * Combines two trees member-wise; keepOnlyA says whether children present only in `a` are
- * visited (union and difference) — children only in `b` matter for union alone.
+ * Combines two trees member-wise; visitA says whether children present only in `a` are kept
+ * (union and difference) — children only in `b` matter for union alone. Sets never change once
+ * built (every insert goes into a set under construction) and hold no empty nodes, so a subtree
+ * only one side has is the result's as it is: shared, not copied.
  */
-function combine(a: Node | undefined, b: Node | undefined, op: (a: boolean, b: boolean) => boolean, visitA: boolean): Node {
+function combine(a: Node, b: Node, op: (a: boolean, b: boolean) => boolean, visitA: boolean): Node {
   const out = newNode();
-  out.member = op(!!a?.member, !!b?.member);
-  const keys = new Set<string>();
-  if (a) for (const k of a.children.keys()) if (visitA || b?.children.has(k)) keys.add(k);
-  if (b && op(false, true)) for (const k of b.children.keys()) keys.add(k);
-  for (const k of keys) {
-    const ca = a?.children.get(k);
-    const cb = b?.children.get(k);
-    const child = combine(ca?.node, cb?.node, op, visitA);
-    if (child.member || child.children.size) out.children.set(k, { pe: (ca ?? cb)!.pe, node: child });
+  out.member = op(a.member, b.member);
+  for (const [k, ca] of a.children) {
+    const cb = b.children.get(k);
+    if (!cb) {
+      if (visitA) out.children.set(k, ca);
+      continue;
+    }
+    const child = combine(ca.node, cb.node, op, visitA);
+    if (child.member || child.children.size) out.children.set(k, { key: k, pe: ca.pe, node: child });
   }
+  if (op(false, true)) for (const [k, cb] of b.children) if (!a.children.has(k)) out.children.set(k, cb);
   return out;
 }
 
-/** A copy of `a` without the subtrees whose path is a member of `p` (one walk of both trees). */
-function pruneBelow(a: Node, p: Node | undefined): Node {
+function copyNode(n: Node): Node {
+  const out = newNode();
+  out.member = n.member;
+  for (const [k, c] of n.children) out.children.set(k, { key: k, pe: c.pe, node: copyNode(c.node) });
+  return out;
+}
+
+/** `a` without the subtrees whose path is a member of `p` (one walk of both trees; untouched subtrees shared). */
+function pruneBelow(a: Node, p: Node): Node {
   const out = newNode();
   out.member = a.member;
   for (const [k, c] of a.children) {
-    const pc = p?.children.get(k);
-    if (pc?.node.member) continue;
-    const child = pruneBelow(c.node, pc?.node);
-    if (child.member || child.children.size) out.children.set(k, { pe: c.pe, node: child });
+    const pc = p.children.get(k);
+    if (!pc) {
+      out.children.set(k, c);
+      continue;
+    }
+    if (pc.node.member) continue;
+    const child = pruneBelow(c.node, pc.node);
+    if (child.member || child.children.size) out.children.set(k, { key: k, pe: c.pe, node: child });
   }
   return out;
 }

@@ -97,8 +97,10 @@ describe('FieldSet', () => {
     const x = new FieldSet(members);
     const out = x.withoutPrefixes(new FieldSet(prefixes));
     expect(paths(out)).toEqual(want);
-    out.insert([f('new')]);
+    const grown = out.copy().insert([f('new')]);
+    expect(grown.has([f('new')])).toBe(true);
     expect(x.has([f('new')])).toBe(false);
+    expect(out.has([f('new')])).toBe(false);
   });
   it('withoutPrefixes drops members under (or at) a prefix member, keeps the rest; the original is untouched', () => {
     const x = new FieldSet([spec, a, b, [f('status'), f('x')], [f('metadata'), f('labels'), f('k')]]);
@@ -106,9 +108,35 @@ describe('FieldSet', () => {
     const out = x.withoutPrefixes(prefixes);
     expect(paths(out)).toEqual(['.spec', '.metadata.labels.k', '.spec.b']);
     expect(paths(x.withoutPrefixes(new FieldSet()))).toEqual(paths(x));
-    out.insert([f('spec'), f('c')]);
+    out.copy().insert([f('spec'), f('c')]);
     expect(x.has([f('spec'), f('c')])).toBe(false);
     expect(x.size()).toBe(5);
+  });
+  // Results share subtrees with their operands (no copy per operation), so neither may change
+  // afterwards: inserting is refused instead of silently changing another set.
+  it.each<[string, Path[], (x: FieldSet, y: FieldSet) => FieldSet]>([
+    ['union', [b, [f('status'), f('x')]], (x, y) => x.union(y)],
+    ['union with an empty set', [], (x, y) => x.union(y)],
+    ['difference', [b, [f('status'), f('x')]], (x, y) => x.difference(y)],
+    ['difference with an empty set', [], (x, y) => x.difference(y)],
+    ['intersection', [b, [f('status'), f('x')]], (x, y) => x.intersection(y)],
+    ['withoutPrefixes', [b, [f('status'), f('x')]], (x, y) => x.withoutPrefixes(y)],
+  ])('%s: operands and result refuse inserts; copy() takes them', (_n, other, op) => {
+    const x = new FieldSet([spec, a, [f('status'), f('x')]]);
+    const y = new FieldSet(other);
+    const out = op(x, y);
+    for (const s of [x, y, out]) expect(() => s.insert([f('new')])).toThrow(/shares its tree/);
+    const before = paths(x);
+    const c = out.copy().insert([f('status'), f('x'), f('deep')]);
+    expect(c.has([f('status'), f('x'), f('deep')])).toBe(true);
+    expect(paths(x)).toEqual(before);
+    expect(paths(y)).toEqual(paths(new FieldSet(other)));
+  });
+  it('shared subtrees: a difference keeps the untouched branch of its operand, equal by value', () => {
+    const x = new FieldSet([[f('metadata'), f('labels'), f('a')], [f('spec'), f('b')]]);
+    const out = x.difference(new FieldSet([[f('spec'), f('b')]]));
+    expect(paths(out)).toEqual(['.metadata.labels.a']);
+    expect(paths(x)).toEqual(['.metadata.labels.a', '.spec.b']);
   });
   it.each<[string, string]>([
     ['a', 'b'],
@@ -201,5 +229,33 @@ describe('compare', () => {
       modified: want.modified ?? [],
       removed: want.removed ?? [],
     });
+  });
+});
+
+// Keys of one plain string field are read without a JSON parse and take their own text as their
+// spelling: for every such text the element and its spelling must be what the parse gives.
+describe('simple key elements', () => {
+  const slow = (text: string): { e: ReturnType<typeof pe.key>; spelled: string } => {
+    const e = pe.key(JSON.parse(text) as Record<string, JsonValue>);
+    return { e, spelled: serializePathElement(e) };
+  };
+  const ascii = Array.from({ length: 0x5f }, (_, i) => String.fromCharCode(0x20 + i)).filter((c) => c !== '"' && c !== '\\');
+  it.each<[string]>([
+    ['k:{"name":"sa-1-token"}'],
+    ['k:{"containerPort":"80"}'],
+    ['k:{"a":""}'],
+    ...ascii.map((c): [string] => [`k:{"name":"x${c}y"}`]),
+    ...ascii.map((c): [string] => [`k:{"n${c}":"v"}`]),
+  ])('%s', (text) => {
+    const fast = deserializePathElement(text);
+    const want = slow(text.slice(2));
+    expect(fast).toEqual(want.e);
+    expect(serializePathElement(fast)).toBe(`k:${want.spelled.slice(2)}`);
+  });
+  it('keys needing escapes, several fields or non-strings take the parse', () => {
+    for (const text of ['k:{"name":"a<b"}', 'k:{"name":"é"}', 'k:{"a":"1","b":"2"}', 'k:{"port":80}', 'k:{"name":"a\\"b"}']) {
+      const e = deserializePathElement(text);
+      expect(serializePathElement(e)).toBe(`k:${slow(text.slice(2)).spelled.slice(2)}`);
+    }
   });
 });

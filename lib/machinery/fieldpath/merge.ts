@@ -120,7 +120,7 @@ function remove(v: JsonValue, set: FieldSet, path: PathElement[], f: FieldSchema
  * so that pruning a struct's last owned member may take the struct with it.
  */
 export function withNamedParents(set: FieldSet, schema: ObjectSchema): FieldSet {
-  const out = set.union(set);
+  const out = set.copy();
   set.iterate((p) => {
     let k = nodeKind(rootField(schema));
     for (let i = 0; i < p.length - 1; i++) {

@@ -124,19 +124,35 @@ function sortedJson(v: JsonValue): string {
   return goJsonStringify(v);
 }
 
+// Key and value elements are immutable and serialised several times per write (the comparison
+// keys list items by it, the field set keys its tree by it): each element's text is kept.
+const serialized = new WeakMap<PathElement, string>();
+
 /** The FieldsV1 key of an element: `f:name`, `k:{"name":"x"}`, `v:"x"`, `i:0`. */
 export function serializePathElement(e: PathElement): string {
   switch (e.kind) {
     case 'field':
       return `f:${e.name}`;
-    case 'key':
-      return `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`;
-    case 'value':
-      return `v:${sortedJson(e.value)}`;
+    case 'key': {
+      let s = serialized.get(e);
+      if (s === undefined) serialized.set(e, (s = `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`));
+      return s;
+    }
+    case 'value': {
+      let s = serialized.get(e);
+      if (s === undefined) serialized.set(e, (s = `v:${sortedJson(e.value)}`));
+      return s;
+    }
     case 'index':
       return `i:${e.index}`;
   }
 }
+
+/**
+ * `{"field":"value"}` where neither string needs an escape in Go's encoding (no quote,
+ * backslash, control character, <, >, & or non-ASCII): its serialisation is the text itself.
+ */
+const simpleKey = /^\{"([\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]+)":"([\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]*)"\}$/;
 
 /** Parses a FieldsV1 key; the messages are upstream's DeserializePathElement errors. */
 export function deserializePathElement(s: string): PathElement {
@@ -146,6 +162,14 @@ export function deserializePathElement(s: string): PathElement {
     case 'f:':
       return pe.field(rest);
     case 'k:': {
+      // Most keys are one field with a plain string (`k:{"name":"x"}`, as upstream writes a map
+      // list's name): no JSON parse, and the text is already the element's own spelling.
+      const simple = simpleKey.exec(rest);
+      if (simple) {
+        const e = pe.key({ [simple[1]]: simple[2] });
+        serialized.set(e, s);
+        return e;
+      }
       const v = parseJsonOrThrow(rest);
       if (!isJsonObject(v)) throw new Error('expected key value pairs');
       if (Object.keys(v).length === 0) throw new Error('expected key value pairs');
