@@ -6,6 +6,7 @@ import { WatchCache } from '../watchcache';
 import { builtinStrategies } from './builtin';
 import { listObjects } from './list';
 import { everything } from './predicate';
+import type { RawJson } from '../codec/rawJson';
 import { GenericStore } from './store';
 import { systemContext } from './stores';
 
@@ -15,22 +16,26 @@ test('listing more objects than the memo holds serves the same JSON items again,
   const storage = new MemoryStorage();
   const cache = new WatchCache({ underlying: storage, prefix: '/registry/serviceaccounts/' });
   const sa = new GenericStore({ storage: cache, cache, strategy: saStrategy, prefix: '/registry', servedJsonMemoCapacity: 2 });
-  for (let i = 0; i < 6; i++) await sa.create(systemContext('ns'), { metadata: { name: `sa-${i}` } });
+  for (let i = 0; i < 6; i++) await sa.create(systemContext('ns'), { metadata: { name: `sa-${i}`, labels: { n: String(i) } } });
   await cache.start();
+  const parse = jest.spyOn(JSON, 'parse');
   try {
-    const list = () => listObjects(sa, { namespace: 'ns', source: { kind: 'latest' }, limit: 0, predicate: everything, rawJson: true });
+    const list = async () => (await listObjects(sa, { namespace: 'ns', source: { kind: 'latest' }, limit: 0, predicate: everything, rawJson: true })).items.map((i) => (i as unknown as RawJson).json);
     const first = await list();
+    parse.mockClear();
     const second = await list();
-    expect(first.items).toHaveLength(6);
-    expect(second.items).toHaveLength(6);
-    for (let i = 0; i < 6; i++) expect(second.items[i]).toBe(first.items[i]);
+    // Rebuilt from the stored bytes (or kept as text), never decoded again.
+    expect(parse).not.toHaveBeenCalled();
+    expect(second).toEqual(first);
+    expect(first).toHaveLength(6);
     // A changed object is served anew, from its new revision.
     await sa.update(systemContext('ns'), 'sa-3', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { changed: 'yes' } } }));
     const third = await list();
-    expect(third.items[3]).not.toBe(first.items[3]);
-    expect(String((third.items[3] as unknown as { json: string }).json)).toContain('"changed":"yes"');
-    expect(third.items[2]).toBe(first.items[2]);
+    expect(third[3]).toContain('"changed":"yes"');
+    expect(third[3]).not.toBe(first[3]);
+    expect(third[2]).toBe(first[2]);
   } finally {
+    parse.mockRestore();
     await cache.close();
   }
 });

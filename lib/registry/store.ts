@@ -14,6 +14,7 @@ import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
+import { listItemSplice, splicedListItem } from './servedJsonSplice';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
@@ -46,6 +47,9 @@ export interface StoreOptions {
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
 export type UpdatedObjectInfo = (current: ApiObject | null) => ApiObject | Promise<ApiObject>;
 
+/** A served list item's JSON: its text, or the splice that rebuilds it from the stored bytes. */
+type ServedJsonForm = RawJson | number;
+
 const ignoresCurrent = new WeakSet<UpdatedObjectInfo>();
 
 /** The UpdatedObjectInfo of a PUT: the body, whatever is stored (the store need not copy the current object for it). */
@@ -65,8 +69,9 @@ export interface DeleteResult {
 const generateNameAttempts = 8;
 
 /**
- * Served objects kept per resource as JSON text (RawJson, about the JSON's size): GETs and JSON
- * list items of a memoised revision neither parse nor serialise again. Decoded trees cost
+ * Served objects kept per resource as JSON text (RawJson, about the JSON's size) or as a splice
+ * into the stored bytes: GETs and JSON list items of a memoised revision neither parse nor
+ * serialise again. Decoded trees cost
  * several times their JSON, so only small memos keep them: list items for selectors, Tables
  * and Protobuf, and watch events (fanned out to every watcher at once).
  */
@@ -89,7 +94,7 @@ export class GenericStore {
     this.storage = opts.storage;
     this.cache = opts.cache;
     this.admission = opts.admission;
-    this.servedJsonMemo = new DecodedObjectMemo<RawJson>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
+    this.servedJsonMemo = new DecodedObjectMemo<ServedJsonForm>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
     this.servedMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? servedMemoCapacity);
     this.listMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? listItemMemoCapacity);
   }
@@ -120,8 +125,8 @@ export class GenericStore {
 
   /** Served objects (typed, normalised) of watch events, shared read-only by every watcher, and GETs not written as compact JSON. */
   private readonly servedMemo: DecodedObjectMemo;
-  /** GETs and list items written as compact JSON: the served object's JSON text only. */
-  private readonly servedJsonMemo: DecodedObjectMemo<RawJson>;
+  /** GETs and list items written as compact JSON: the served object's JSON text, or its splice into the stored bytes. */
+  private readonly servedJsonMemo: DecodedObjectMemo<ServedJsonForm>;
   private readonly listMemo: DecodedObjectMemo;
 
   /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
@@ -144,25 +149,31 @@ export class GenericStore {
 
   /**
    * A list item as JSON text, for lists written as JSON: the served object without kind and
-   * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept.
+   * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept. Where the
+   * stored bytes reproduce it (servedJsonSplice.ts: objects this server wrote), only the splice
+   * is kept and the text is rebuilt from them on each read, so a cached object costs its stored
+   * bytes and not a second copy as text.
    */
   listItemJson(kv: KeyValue): RawJson {
-    let json = this.servedJsonByValue.get(kv);
-    if (json) return json;
-    json = this.servedJsonMemo.get(kv.key, kv.modRevision, () => {
-      const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
-      return new RawJson(JSON.stringify(rest));
-    });
-    this.servedJsonByValue.set(kv, json);
-    return json;
+    let form = this.servedJsonByValue.get(kv);
+    if (form === undefined) {
+      form = this.servedJsonMemo.get(kv.key, kv.modRevision, () => this.servedJsonForm(kv));
+      this.servedJsonByValue.set(kv, form);
+    }
+    return typeof form === 'number' ? new RawJson(splicedListItem(kv.value, form, kv.modRevision)) : form;
+  }
+  private servedJsonForm(kv: KeyValue): ServedJsonForm {
+    const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
+    const json = JSON.stringify(rest);
+    return listItemSplice(kv.value, json, kv.modRevision) ?? new RawJson(json);
   }
   /**
-   * The served JSON of the watch cache's own KeyValues, for as long as the cache holds them: a
-   * full list of more objects than the bounded memo holds would otherwise decode every item again
-   * (measured: a 40k-object list took 8.5× a 10k one). KeyValues read from etcd are new objects
-   * each time, so their entries go with them.
+   * The served JSON form of the watch cache's own KeyValues, for as long as the cache holds them:
+   * a full list of more objects than the bounded memo holds would otherwise decode every item
+   * again (measured: a 40k-object list took 8.5× a 10k one). KeyValues read from etcd are new
+   * objects each time, so their entries go with them.
    */
-  private readonly servedJsonByValue = new WeakMap<KeyValue, RawJson>();
+  private readonly servedJsonByValue = new WeakMap<KeyValue, ServedJsonForm>();
 
   /** `{"kind":"…","apiVersion":"…"`, as withTypeMeta's JSON begins (kind first, as upstream). */
   private get typeMetaJsonHead(): string {
