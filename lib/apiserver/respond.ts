@@ -7,6 +7,7 @@ import { encodeCBOR, encodeCBORItem, encodeCBORList } from '../codec/cborEncode'
 import { encodeProtobuf } from '../codec/protobuf';
 import type { ObjectSchema } from '../api/schema';
 import { RawJson } from '../codec/rawJson';
+import { SplicedJson } from '../codec/splicedJson';
 import { ApiError, errors } from '../machinery/errors';
 import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
@@ -63,15 +64,34 @@ export function stringifyShared(value: object): string {
   return json;
 }
 
-function compactJson(value: unknown): string {
-  // A list: splice in its items' (possibly memoised) JSON instead of serialising them again.
-  if (typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items)) {
-    const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
-    const head = JSON.stringify(rest);
-    const body = items.map((item) => (item instanceof RawJson ? item.json : stringifyShared(item))).join(',');
-    return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[${body}]}`;
+/**
+ * Compact JSON bytes. A list splices in its items' (possibly memoised) JSON instead of
+ * serialising them again, straight into one buffer of the body's size: items rebuilt from stored
+ * bytes (SplicedJson) are copied, never made into strings.
+ */
+function compactJson(value: unknown): Buffer {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { items?: unknown }).items)) return Buffer.from(JSON.stringify(value));
+  const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
+  const head = JSON.stringify(rest);
+  const open = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[`;
+  const parts = new Array<string | SplicedJson>(items.length);
+  let length = Buffer.byteLength(open) + 2 + Math.max(0, items.length - 1);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const part = item instanceof SplicedJson ? item : item instanceof RawJson ? item.json : stringifyShared(item);
+    length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+    parts[i] = part;
   }
-  return JSON.stringify(value);
+  const out = Buffer.allocUnsafe(length);
+  let pos = out.write(open, 0);
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) out[pos++] = 0x2c; // ,
+    const part = parts[i];
+    pos += typeof part === 'string' ? out.write(part, pos) : part.copyTo(out, pos);
+  }
+  out[pos++] = 0x5d; // ]
+  out[pos++] = 0x7d; // }
+  return out;
 }
 
 // Shared frozen objects (watch events) are encoded once per media type family, like their JSON.
@@ -148,7 +168,7 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
     }
     return body;
   }
-  return Buffer.from(compactJson(value));
+  return compactJson(value);
 }
 
 export function writeBody(

@@ -15,11 +15,16 @@ test.each([
 ])('%s', (_name, bytes, item) => {
   const splice = listItemSplice(stored(bytes), item, 42);
   expect(splice).toBeDefined();
-  expect(splicedListItem(stored(bytes), splice!, 42)).toBe(item);
+  const spliced = splicedListItem(stored(bytes), splice!, 42);
+  expect(spliced.json).toBe(item);
+  expect(spliced.byteLength).toBe(item.length);
+  const out = Buffer.alloc(item.length + 4, 0x2e);
+  expect(spliced.copyTo(out, 2)).toBe(item.length);
+  expect(out.toString('latin1')).toBe(`..${item}..`);
   // A Uint8Array that is not a Buffer, inside a larger ArrayBuffer, works the same.
   const big = new Uint8Array(bytes.length + 8);
   big.set(stored(bytes), 4);
-  expect(splicedListItem(big.subarray(4, 4 + bytes.length), splice!, 42)).toBe(item);
+  expect(splicedListItem(big.subarray(4, 4 + bytes.length), splice!, 42).json).toBe(item);
 });
 
 test.each([

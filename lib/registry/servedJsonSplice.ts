@@ -5,6 +5,7 @@
 // splice is found once per stored value by checking it against the item serialised the slow way
 // (decode, normalise, stringify); a value it does not reproduce exactly keeps that text instead.
 import { isAscii } from 'node:buffer';
+import { SplicedJson } from '../codec/splicedJson';
 
 /** Where resourceVersion goes back in: which commas, the stored head's length, the insert offset. */
 const enum Join {
@@ -53,14 +54,12 @@ export function listItemSplice(stored: Uint8Array, item: string, revision: numbe
 }
 
 /** The list item of `stored` at `revision`, from listItemSplice's number. */
-export function splicedListItem(stored: Uint8Array, splice: number, revision: number): string {
+export function splicedListItem(stored: Uint8Array, splice: number, revision: number): SplicedJson {
   const join = splice % 4;
   const head = Math.floor(splice / 4) % headLimit;
   const offset = Math.floor(splice / (4 * headLimit));
-  const b = view(stored);
   const rv = `"resourceVersion":"${revision}"`;
-  const inserted = join === Join.Before ? `${rv},` : join === Join.After ? `,${rv}` : rv;
-  return `{${b.toString('latin1', head, offset)}${inserted}${b.toString('latin1', offset)}`;
+  return new SplicedJson(stored, head, offset, join === Join.Before ? `${rv},` : join === Join.After ? `,${rv}` : rv);
 }
 
 function view(b: Uint8Array): Buffer {

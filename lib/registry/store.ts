@@ -14,6 +14,7 @@ import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
+import type { SplicedJson } from '../codec/splicedJson';
 import { listItemSplice, splicedListItem } from './servedJsonSplice';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
@@ -154,13 +155,13 @@ export class GenericStore {
    * is kept and the text is rebuilt from them on each read, so a cached object costs its stored
    * bytes and not a second copy as text.
    */
-  listItemJson(kv: KeyValue): RawJson {
+  listItemJson(kv: KeyValue): RawJson | SplicedJson {
     let form = this.servedJsonByValue.get(kv);
     if (form === undefined) {
       form = this.servedJsonMemo.get(kv.key, kv.modRevision, () => this.servedJsonForm(kv));
       this.servedJsonByValue.set(kv, form);
     }
-    return typeof form === 'number' ? new RawJson(splicedListItem(kv.value, form, kv.modRevision)) : form;
+    return typeof form === 'number' ? splicedListItem(kv.value, form, kv.modRevision) : form;
   }
   private servedJsonForm(kv: KeyValue): ServedJsonForm {
     const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));

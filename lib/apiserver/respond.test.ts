@@ -1,0 +1,29 @@
+// A compact JSON list is written straight into one buffer: items kept as text, as stored bytes
+// with resourceVersion put back (SplicedJson), shared frozen objects and plain objects alike must
+// come out exactly as JSON.stringify of the list writes them.
+import { RawJson } from '../codec/rawJson';
+import { SplicedJson } from '../codec/splicedJson';
+import { jsonOutput, serialize } from './respond';
+
+test('a compact JSON list of mixed item forms is the JSON of the list', () => {
+  const stored = Buffer.from('{"kind":"K","apiVersion":"v1","metadata":{"name":"b"},"x":"ok"}');
+  const head = '{"kind":"K","apiVersion":"v1",'.length;
+  const offset = stored.indexOf('}');
+  const items = [
+    new RawJson('{"metadata":{"name":"a","resourceVersion":"1"},"note":"ünïcode ✓"}'),
+    new SplicedJson(stored, head, offset, ',"resourceVersion":"2"'),
+    Object.freeze({ metadata: { name: 'c', resourceVersion: '3' } }),
+    { metadata: { name: 'd', resourceVersion: '4' }, s: 'lone \ud800 surrogate' },
+  ];
+  const list = { kind: 'KList', apiVersion: 'v1', metadata: { resourceVersion: '9' }, items };
+  const body = serialize(list, jsonOutput(false));
+  const expected = JSON.stringify({ ...list, items: items.map((i) => (i instanceof RawJson || i instanceof SplicedJson ? i.toJSON() : i)) });
+  expect(body.toString('utf8')).toBe(expected);
+  expect(body.length).toBe(Buffer.byteLength(expected));
+  expect(JSON.parse(body.toString('utf8')).items[1]).toEqual({ metadata: { name: 'b', resourceVersion: '2' }, x: 'ok' });
+});
+
+test('an empty list and a list without other members', () => {
+  expect(serialize({ items: [] }, jsonOutput(false)).toString()).toBe('{"items":[]}');
+  expect(serialize({ kind: 'KList', items: [new RawJson('{}')] }, jsonOutput(false)).toString()).toBe('{"kind":"KList","items":[{}]}');
+});
