@@ -160,6 +160,7 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
   if (out.pretty) return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   if (value instanceof RawJson) return Buffer.from(value.json);
+  if (value instanceof SplicedJson) return value.toBuffer();
   if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
     let body = sharedJsonBody.get(value);
     if (!body) {

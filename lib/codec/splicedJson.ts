@@ -33,6 +33,21 @@ export class SplicedJson {
     return at + this.stored.length - this.offset - pos;
   }
 
+  /**
+   * The whole stored text with the insert (a GET's body), when the stored head it skips is
+   * exactly `head` (the served kind and apiVersion, then a comma): no string is made.
+   */
+  withHead(head: Buffer): SplicedJson | undefined {
+    if (head.length !== this.head || head.compare(this.stored, 0, this.head) !== 0) return undefined;
+    return new SplicedJson(this.stored, 1, this.offset, this.inserted);
+  }
+
+  toBuffer(): Buffer {
+    const out = Buffer.allocUnsafe(this.byteLength);
+    this.copyTo(out, 0);
+    return out;
+  }
+
   /** Any other serialiser that meets one still writes the right JSON (by decoding it). */
   toJSON(): unknown {
     return JSON.parse(this.json);

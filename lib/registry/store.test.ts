@@ -117,6 +117,19 @@ test('replacementWith (a PUT body): the body is stored as sent, never mutated; a
   expect(await code(sa.update(ctx, 'put-me', replacementWith(body)))).toBe(409);
 });
 
+test('a GET as compact JSON is the served object\'s JSON, also for a kind stored in another version', async () => {
+  const own = await sa.create(ctx, { metadata: { name: 'g' } });
+  expect((await sa.getServedJson(ctx, 'g')).json).toBe(JSON.stringify(sa.withTypeMeta(await sa.get(ctx, 'g'))));
+  expect(own.apiVersion).toBe('v1');
+  // Served as v1beta1, stored as v1: the stored bytes' TypeMeta is not the served one.
+  const beta = stores.find((s) => s.resource.resource === 'validatingadmissionpolicybindings' && s.resource.version === 'v1beta1')!;
+  expect(beta.resource.storageVersion).toBe('v1');
+  await beta.create(systemContext(), { metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'] } });
+  const text = (await beta.getServedJson(systemContext(), 'b')).json;
+  expect(text.startsWith(`{"kind":"ValidatingAdmissionPolicyBinding","apiVersion":"${beta.resource.group}/v1beta1",`)).toBe(true);
+  expect(text).toBe(JSON.stringify(beta.withTypeMeta(await beta.get(systemContext(), 'b'))));
+});
+
 describe('listObjects', () => {
   beforeEach(async () => {
     for (let i = 0; i < 10; i++) await sa.create(ctx, { metadata: { name: `s${i}`, labels: { odd: String(i % 2 === 1) } } });

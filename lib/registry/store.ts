@@ -14,7 +14,7 @@ import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
-import type { SplicedJson } from '../codec/splicedJson';
+import { SplicedJson } from '../codec/splicedJson';
 import { listItemSplice, splicedListItem } from './servedJsonSplice';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
@@ -183,10 +183,20 @@ export class GenericStore {
     return (this.typeMetaHead ??= `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(apiVersion)}`);
   }
   private typeMetaHead: string | undefined;
+  private typeMetaHeadBytes: Buffer | undefined;
 
-  /** The served (typed, normalised) object's compact JSON: TypeMeta, then the memoised list item's members. */
-  private servedJson(kv: KeyValue): RawJson {
-    const item = this.listItemJson(kv).json;
+  /**
+   * The served (typed, normalised) object's compact JSON: TypeMeta, then the list item's members;
+   * straight from the stored bytes when they begin with the served TypeMeta (not when the kind
+   * is stored in another version).
+   */
+  private servedJson(kv: KeyValue): RawJson | SplicedJson {
+    const listItem = this.listItemJson(kv);
+    if (listItem instanceof SplicedJson) {
+      const whole = listItem.withHead((this.typeMetaHeadBytes ??= Buffer.from(`${this.typeMetaJsonHead},`)));
+      if (whole) return whole;
+    }
+    const item = listItem.json;
     return new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`);
   }
 
@@ -235,7 +245,7 @@ export class GenericStore {
   }
 
   /** getServed() as its compact JSON text, memoised by revision without keeping the decoded tree. */
-  async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson> {
+  async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson | SplicedJson> {
     const kv = await this.readKv(ctx, name, read);
     try {
       return this.servedJson(kv);
