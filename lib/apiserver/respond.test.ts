@@ -3,7 +3,9 @@
 // come out exactly as JSON.stringify of the list writes them.
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
-import { jsonOutput, serialize } from './respond';
+import { builtinStrategies } from '../registry/builtin';
+import { buildKindSchemas } from './kindSchemas';
+import { encodedListItems, jsonOutput, serialize } from './respond';
 
 test('a compact JSON list of mixed item forms is the JSON of the list', () => {
   const stored = Buffer.from('{"kind":"K","apiVersion":"v1","metadata":{"name":"b"},"x":"ok"}');
@@ -26,4 +28,24 @@ test('a compact JSON list of mixed item forms is the JSON of the list', () => {
 test('an empty list and a list without other members', () => {
   expect(serialize({ items: [] }, jsonOutput(false)).toString()).toBe('{"items":[]}');
   expect(serialize({ kind: 'KList', items: [new RawJson('{}')] }, jsonOutput(false)).toString()).toBe('{"kind":"KList","items":[{}]}');
+});
+
+test('Protobuf and CBOR lists write kept item encodings exactly as they would encode the items', () => {
+  const schemas = buildKindSchemas(
+    builtinStrategies.map((s) => s.resource),
+    [],
+  );
+  const items = [0, 1, 2].map((i) => Object.freeze({ metadata: { name: `sa-${i}`, namespace: 'ns', resourceVersion: String(10 + i) }, automountServiceAccountToken: i === 1 }));
+  const list = (xs: object[]) => ({ kind: 'ServiceAccountList', apiVersion: 'v1', metadata: { resourceVersion: '12' }, items: xs });
+  for (const format of ['protobuf', 'cbor'] as const) {
+    const out = { format, mediaType: format === 'protobuf' ? 'application/vnd.svc.protobuf' : 'application/cbor', pretty: false, schemas };
+    const enc = encodedListItems(out, 'v1', 'ServiceAccountList')!;
+    expect(enc.format).toBe(format);
+    const plain = serialize(list([...items].map((i) => ({ ...i }))), out);
+    expect(serialize(list(items.map((i) => enc.encode(i))), out).equals(plain)).toBe(true);
+  }
+  // A kept message of another kind is refused, not written into the wrong field.
+  const json = { format: 'protobuf' as const, mediaType: 'application/vnd.svc.protobuf', pretty: false, schemas };
+  const ns = encodedListItems(json, 'v1', 'NamespaceList')!.encode({ metadata: { name: 'x' } });
+  expect(() => serialize(list([ns]), json)).toThrow();
 });

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
 import { encodeCBOR, encodeCBORItem, encodeCBORList } from '../codec/cborEncode';
-import { encodeProtobuf } from '../codec/protobuf';
+import { encodedMessage, encodeProtobuf } from '../codec/protobuf';
 import type { ObjectSchema } from '../api/schema';
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
@@ -113,11 +113,38 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
   return body;
 }
 
+/** The item schema of a list kind, as the list encoders find it. */
+function listItemSchema(schemas: KindSchemas | undefined, apiVersion: string, listKind: string): ObjectSchema | undefined {
+  const f = schemas?.(apiVersion, listKind)?.fields.items;
+  return f?.type === 'array' && f.items.type === 'object' ? f.items.ref() : undefined;
+}
+
+/**
+ * How a Protobuf or CBOR list's items are kept per cached object (lib/registry list's
+ * encodedItems): the bytes protobufBody / cborBody would write for the item, made once.
+ */
+export function encodedListItems(out: OutputFormat, apiVersion: string, listKind: string): { format: string; encode(item: object): object } | undefined {
+  const schema = listItemSchema(out.schemas, apiVersion, listKind);
+  if (!schema) return undefined;
+  if (out.format === 'protobuf') return { format: 'protobuf', encode: (item) => encodedMessage(item as Record<string, unknown>, schema) };
+  if (out.format === 'cbor') return { format: 'cbor', encode: (item) => exactCopy(encodeCBORItem(item, schema)) };
+  return undefined;
+}
+
+/** Kept bytes in their own memory: not a view of the encoder's buffer or of Buffer's shared pool. */
+function exactCopy(b: Uint8Array): Buffer {
+  const c = Buffer.allocUnsafeSlow(b.length);
+  c.set(b);
+  return c;
+}
+
 // CBOR encodings of shared frozen objects: list items (no tag) and whole bodies (watch events).
 const sharedCborItems = new WeakMap<object, Buffer>();
 const sharedCborBodies = new WeakMap<object, Buffer>();
 
 function cborItem(item: unknown, schema: ObjectSchema | undefined): Buffer {
+  // Kept encoded by the store (a list's encodedItems).
+  if (Buffer.isBuffer(item)) return item;
   if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) return encodeCBORItem(item, schema);
   let b = sharedCborItems.get(item);
   if (!b) {

@@ -130,22 +130,32 @@ export class GenericStore {
   private readonly servedJsonMemo: DecodedObjectMemo<ServedJsonForm>;
   private readonly listMemo: DecodedObjectMemo;
 
-  /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
-  decodeListItem(kv: KeyValue): ApiObject {
-    let item = this.listItemByValue.get(kv);
-    if (item) return item;
-    item = this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
-    this.listItemByValue.set(kv, item);
-    return item;
-  }
   /**
-   * Decoded (frozen) list items and served objects of the watch cache's own KeyValues, kept while
-   * the cache holds them, as the JSON texts are (servedJsonByValue): Protobuf, CBOR, Table and
-   * selector lists of more objects than the bounded memos hold decoded every item again, and the
-   * binary encoders' per-object caches (keyed by the frozen object) never hit. They exist only
-   * for objects some such request read: a JSON-only workload keeps JSON text alone.
+   * A list item (no kind/apiVersion, as in typed lists), shared read-only between lists while it
+   * stays in the bounded memo: decoded trees cost several times their JSON, so none is kept per
+   * cached value (a Protobuf or CBOR list keeps the item's encoding instead, encodedListItem).
    */
-  private readonly listItemByValue = new WeakMap<KeyValue, ApiObject>();
+  decodeListItem(kv: KeyValue): ApiObject {
+    return this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
+  }
+
+  /**
+   * A list item in a binary encoding (`format`), kept per KeyValue of the watch cache for as long
+   * as it holds that revision, as the JSON form is: Protobuf and CBOR lists of more objects than
+   * the bounded memo stay linear, and an object read that way costs its encoding, not its tree.
+   */
+  encodedListItem(kv: KeyValue, format: string, encode: (item: ApiObject) => object): object {
+    let byValue = this.encodedByValue.get(format);
+    if (!byValue) this.encodedByValue.set(format, (byValue = new WeakMap()));
+    let form = byValue.get(kv);
+    if (!form) byValue.set(kv, (form = encode(this.decodeListItem(kv))));
+    return form;
+  }
+  private readonly encodedByValue = new Map<string, WeakMap<KeyValue, object>>();
+  /**
+   * Served objects of the watch cache's own KeyValues read as objects (Protobuf, CBOR, Table
+   * GETs), kept while the cache holds them so the encoders' per-object caches hit.
+   */
   private readonly servedByValue = new WeakMap<KeyValue, ApiObject>();
 
   /**
