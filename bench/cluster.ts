@@ -90,8 +90,8 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** profileDir: run the apiserver with --cpu-prof; its .cpuprofile is written there when it exits. */
-export async function startCluster(maxSockets: number, profileDir?: string, extraArgs: readonly string[] = []): Promise<Cluster> {
+/** profileDir: run the apiserver with --cpu-prof; its .cpuprofile is written there when it exits. nodeArgs: node's own options. */
+export async function startCluster(maxSockets: number, profileDir?: string, extraArgs: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const etcd = await startEtcd();
   const etcdPid = findEtcdPid(etcd.dataDir);
@@ -107,6 +107,7 @@ export async function startCluster(maxSockets: number, profileDir?: string, extr
   try {
     // Compaction off: a compaction in the middle of a measurement would be noise.
     const args = [
+      ...nodeArgs,
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
       join(repoRoot, 'bin/svc-apiserver'),
       `--etcd-servers=${etcd.endpoint}`,
@@ -159,13 +160,15 @@ export interface ExtraApiserver {
  * Another svc-apiserver on the cluster's etcd, serving with the first one's CA, serving
  * certificate and service-account key (--cert-dir, where the first one generated sa.key), plus
  * extraArgs (e.g. another --authorization-mode). Its log goes to the cluster's dir. root: the
- * repository whose build runs (another revision's, for a baseline).
+ * repository whose build runs (another revision's, for a baseline). nodeArgs: node's own options
+ * (before the script), e.g. --inspect for the scale run's GC and heap snapshots.
  */
-export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly string[], maxSockets: number, root = repoRoot): Promise<ExtraApiserver> {
+export async function startExtraApiserver(cluster: Cluster, extraArgs: readonly string[], maxSockets: number, root = repoRoot, nodeArgs: readonly string[] = []): Promise<ExtraApiserver> {
   const port = await freePort();
   const pki = cluster.pkiDir;
   const logFile = join(cluster.dir, `apiserver-${port}.log`);
   const args = [
+    ...nodeArgs,
     join(root, 'bin/svc-apiserver'),
     `--etcd-servers=${cluster.etcd.endpoint}`,
     '--bind-address=127.0.0.1',

@@ -19,6 +19,7 @@ import { runFormats } from './formats';
 import { runPolicies } from './policies';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, heapUsed, repoRoot, startCluster, steadyRss } from './cluster';
+import { Inspector } from './inspector';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
 import type { HttpsClient } from './httpsClient';
 import { runLoad, sleep, Pids } from './load';
@@ -141,9 +142,11 @@ interface Ctx {
   /** One object as the apiserver stored it (the raw side's value, renamed per key). */
   template: Buffer;
   templateName: string;
+  /** The apiserver's node inspector (--inspect): full GCs before memory figures. */
+  inspectPort: number;
 }
 
-async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<void> {
+async function bench(cfg: Config, cluster: Cluster, results: Results, inspectPort: number): Promise<void> {
   const phases = new Set(cfg.phases === 'all' ? clusterPhases : cfg.phases.split(',').filter((p) => p !== 'startup'));
   if (phases.has('bare')) phases.add('gets');
   if (phases.has('gets') || phases.has('updates') || phases.has('lists') || phases.has('formats')) phases.add('creates');
@@ -163,7 +166,7 @@ async function bench(cfg: Config, cluster: Cluster, results: Results): Promise<v
     await etcdCreates(etcd, pids, warmupNamespace, template, templateName, 0, cfg.warmupCreates, C);
     await serverGets(api, pids, warmupNamespace, cfg.warmupCreates, C, cfg.warmupSeconds);
     await etcdGets(etcd, pids, warmupNamespace, cfg.warmupCreates, C, cfg.warmupSeconds);
-    const ctx: Ctx = { cfg, cluster, results, api, etcd, pids, template, templateName };
+    const ctx: Ctx = { cfg, cluster, results, api, etcd, pids, template, templateName, inspectPort };
 
     if (phases.has('creates')) await objectPhases(ctx, phases);
     if (phases.has('formats')) await formatsPhase(ctx);
@@ -190,6 +193,10 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   const rss0 = await steadyRss(pids.apiserver);
   const heap0 = await heapUsed(api);
   const etcdRss0 = await steadyRss(pids.etcd);
+  // The same point after full GCs (taken after the figures above, which stay as they were).
+  const inspector = await Inspector.connect(ctx.inspectPort);
+  const gc0 = await inspector.memoryAfterGc();
+  const rssGc0 = await steadyRss(pids.apiserver);
 
   const R = cfg.rounds;
   // Round r creates objects [first(r), first(r + 1)) on each side.
@@ -243,11 +250,17 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
     results.lists = lists;
   }
 
-  if (!results.lists) return; // the memory figure is defined after a full list
+  if (!results.lists) {
+    inspector.close();
+    return; // the memory figure is defined after a full list
+  }
   await sleep(1000);
   const rss1 = await steadyRss(pids.apiserver);
   const heap1 = await heapUsed(api);
   const etcdRss1 = await steadyRss(pids.etcd);
+  const gc1 = await inspector.memoryAfterGc();
+  const rssGc1 = await steadyRss(pids.apiserver);
+  inspector.close();
   // Served JSON size per object, as an item of the unpaged list.
   const objectJsonBytes = Math.round(results.lists.unpaged.server.bytes / N);
   results.memoryPerObject = {
@@ -262,10 +275,15 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
     heapUsedAfterBytes: heap1,
     heapPerObjectBytes: Math.round((heap1 - heap0) / N),
     etcdPerObjectBytes: Math.round((etcdRss1 - etcdRss0) / N),
+    rssAfterGcBeforeBytes: rssGc0,
+    rssAfterGcAfterBytes: rssGc1,
+    retainedRssPerObjectBytes: Math.round((rssGc1 - rssGc0) / N),
+    retainedHeapPerObjectBytes: Math.round((gc1.heapUsed + gc1.arrayBuffers - gc0.heapUsed - gc0.arrayBuffers) / N),
     note:
       'perObjectBytes is the apiserver\'s RSS growth (watch cache plus heap high-water) from before the creates to after the GETs and full lists ' +
       '(heap high-water and allocator retention from serving them), divided by N; rssAfterCreatesBytes is the same point before the GETs and lists; ' +
-      'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (both sides\' N objects are in it).',
+      'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (both sides\' N objects are in it). ' +
+      'The retained figures are the same two points after full GCs through the inspector: RSS, and V8 heap used plus array buffers (the stored values).',
   };
 }
 
@@ -460,9 +478,10 @@ async function main(): Promise<number> {
       if (profileDir) mkdirSync(profileDir, { recursive: true });
       // The formats phase needs CBOR, which is alpha and off by default (as upstream 1.32).
       const wantsFormats = phases.includes('formats');
-      cluster = await startCluster(cfg.concurrency, profileDir, wantsFormats ? ['--feature-gates=CBORServingAndStorage=true'] : []);
+      const inspectPort = await freePort();
+      cluster = await startCluster(cfg.concurrency, profileDir, wantsFormats ? ['--feature-gates=CBORServingAndStorage=true'] : [], [`--inspect=127.0.0.1:${inspectPort}`]);
       results.environment.etcdDataDir = cluster.etcd.dataDir;
-      await bench(cfg, cluster, results);
+      await bench(cfg, cluster, results, inspectPort);
     }
   } catch (e) {
     results.error = (e as Error).stack ?? String(e);

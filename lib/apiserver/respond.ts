@@ -4,9 +4,10 @@ import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
 import { encodeCBOR, encodeCBORItem, encodeCBORList } from '../codec/cborEncode';
-import { encodeProtobuf } from '../codec/protobuf';
+import { encodedMessage, encodeProtobuf } from '../codec/protobuf';
 import type { ObjectSchema } from '../api/schema';
 import { RawJson } from '../codec/rawJson';
+import { SplicedJson } from '../codec/splicedJson';
 import { ApiError, errors } from '../machinery/errors';
 import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
@@ -63,15 +64,34 @@ export function stringifyShared(value: object): string {
   return json;
 }
 
-function compactJson(value: unknown): string {
-  // A list: splice in its items' (possibly memoised) JSON instead of serialising them again.
-  if (typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items)) {
-    const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
-    const head = JSON.stringify(rest);
-    const body = items.map((item) => (item instanceof RawJson ? item.json : stringifyShared(item))).join(',');
-    return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[${body}]}`;
+/**
+ * Compact JSON bytes. A list splices in its items' (possibly memoised) JSON instead of
+ * serialising them again, straight into one buffer of the body's size: items rebuilt from stored
+ * bytes (SplicedJson) are copied, never made into strings.
+ */
+function compactJson(value: unknown): Buffer {
+  if (typeof value !== 'object' || value === null || !Array.isArray((value as { items?: unknown }).items)) return Buffer.from(JSON.stringify(value));
+  const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
+  const head = JSON.stringify(rest);
+  const open = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[`;
+  const parts = new Array<string | SplicedJson>(items.length);
+  let length = Buffer.byteLength(open) + 2 + Math.max(0, items.length - 1);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const part = item instanceof SplicedJson ? item : item instanceof RawJson ? item.json : stringifyShared(item);
+    length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+    parts[i] = part;
   }
-  return JSON.stringify(value);
+  const out = Buffer.allocUnsafe(length);
+  let pos = out.write(open, 0);
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) out[pos++] = 0x2c; // ,
+    const part = parts[i];
+    pos += typeof part === 'string' ? out.write(part, pos) : part.copyTo(out, pos);
+  }
+  out[pos++] = 0x5d; // ]
+  out[pos++] = 0x7d; // }
+  return out;
 }
 
 // Shared frozen objects (watch events) are encoded once per media type family, like their JSON.
@@ -93,11 +113,38 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
   return body;
 }
 
+/** The item schema of a list kind, as the list encoders find it. */
+function listItemSchema(schemas: KindSchemas | undefined, apiVersion: string, listKind: string): ObjectSchema | undefined {
+  const f = schemas?.(apiVersion, listKind)?.fields.items;
+  return f?.type === 'array' && f.items.type === 'object' ? f.items.ref() : undefined;
+}
+
+/**
+ * How a Protobuf or CBOR list's items are kept per cached object (lib/registry list's
+ * encodedItems): the bytes protobufBody / cborBody would write for the item, made once.
+ */
+export function encodedListItems(out: OutputFormat, apiVersion: string, listKind: string): { format: string; encode(item: object): object } | undefined {
+  const schema = listItemSchema(out.schemas, apiVersion, listKind);
+  if (!schema) return undefined;
+  if (out.format === 'protobuf') return { format: 'protobuf', encode: (item) => encodedMessage(item as Record<string, unknown>, schema) };
+  if (out.format === 'cbor') return { format: 'cbor', encode: (item) => exactCopy(encodeCBORItem(item, schema)) };
+  return undefined;
+}
+
+/** Kept bytes in their own memory: not a view of the encoder's buffer or of Buffer's shared pool. */
+function exactCopy(b: Uint8Array): Buffer {
+  const c = Buffer.allocUnsafeSlow(b.length);
+  c.set(b);
+  return c;
+}
+
 // CBOR encodings of shared frozen objects: list items (no tag) and whole bodies (watch events).
 const sharedCborItems = new WeakMap<object, Buffer>();
 const sharedCborBodies = new WeakMap<object, Buffer>();
 
 function cborItem(item: unknown, schema: ObjectSchema | undefined): Buffer {
+  // Kept encoded by the store (a list's encodedItems).
+  if (Buffer.isBuffer(item)) return item;
   if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) return encodeCBORItem(item, schema);
   let b = sharedCborItems.get(item);
   if (!b) {
@@ -140,6 +187,7 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
   if (out.pretty) return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   if (value instanceof RawJson) return Buffer.from(value.json);
+  if (value instanceof SplicedJson) return value.toBuffer();
   if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
     let body = sharedJsonBody.get(value);
     if (!body) {
@@ -148,7 +196,7 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
     }
     return body;
   }
-  return Buffer.from(compactJson(value));
+  return compactJson(value);
 }
 
 export function writeBody(

@@ -357,8 +357,12 @@ function writeElement(w: WireWriter, num: number, f: FieldSchema, v: unknown, pa
       if (v !== null && v !== undefined && typeof v !== 'boolean') throw encodeError(path, 'not a boolean');
       return w.varint(num, v === true);
     case 'object': {
-      if (v !== null && v !== undefined && !isPlainObject(v)) throw encodeError(path, 'not an object');
       const schema = f.ref();
+      if (v instanceof EncodedMessage) {
+        if (v.schema !== schema) throw encodeError(path, 'encoded as another message');
+        return w.bytes(num, v.bytes);
+      }
+      if (v !== null && v !== undefined && !isPlainObject(v)) throw encodeError(path, 'not an object');
       const shared = v && Object.isFrozen(v) ? sharedMessages.get(v) : undefined;
       if (shared && shared.schema === schema) return w.bytes(num, shared.bytes);
       const m = w.begin(num);
@@ -428,6 +432,24 @@ function writeMessage(w: WireWriter, obj: Record<string, unknown>, schema: Objec
     writeField(w, num, f, obj[name], path ? `${path}.${name}` : name);
   }
   writeEmbedsBefore(Infinity);
+}
+
+/**
+ * A message already encoded (a list item the store keeps as its bytes instead of a decoded
+ * tree): written as it is where its schema's message goes.
+ */
+export class EncodedMessage {
+  constructor(
+    readonly schema: ObjectSchema,
+    readonly bytes: Uint8Array,
+  ) {
+    Object.freeze(this);
+  }
+}
+
+/** An object's message as an EncodedMessage of its own exact-size bytes (kept by a cache). */
+export function encodedMessage(obj: Record<string, unknown>, schema: ObjectSchema): EncodedMessage {
+  return new EncodedMessage(schema, encodeMessage(obj, schema, '').slice());
 }
 
 // Frozen objects are shared read-only (list items, watch events): their message is encoded

@@ -3,7 +3,7 @@
 // (frozen, read-only) between them; serialisers can then memoise its JSON by identity.
 import type { ApiObject } from '../api';
 
-export class DecodedObjectMemo<T extends object = ApiObject> {
+export class DecodedObjectMemo<T = ApiObject> {
   private readonly entries = new Map<string, T>();
 
   constructor(private readonly capacity = 4096) {}
@@ -13,11 +13,11 @@ export class DecodedObjectMemo<T extends object = ApiObject> {
     this.entries.delete(`${revision}\u0000${key}`);
   }
 
-  /** The decoded object for (key, revision), decoding at most once while it stays in the memo. */
+  /** The decoded object (or any value) for (key, revision), decoding at most once while it stays in the memo. */
   get(key: string, revision: number, decode: () => T): T {
     const id = `${revision}\u0000${key}`;
     let obj = this.entries.get(id);
-    if (!obj) {
+    if (obj === undefined) {
       obj = Object.freeze(decode());
       this.entries.set(id, obj);
       if (this.entries.size > this.capacity) {

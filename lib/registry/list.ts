@@ -33,6 +33,12 @@ export interface ListRequest {
    * unless a selector needs one. Only for output that is written as JSON without indentation.
    */
   rawJson?: boolean;
+  /**
+   * Items in a binary encoding (Protobuf, CBOR) the store keeps per cached value instead of the
+   * decoded tree: `format` names the cache, `encode` makes the form from the decoded item. Only
+   * for output that writes these forms as they are.
+   */
+  encodedItems?: { format: string; encode(item: ApiObject): object };
 }
 
 const maxFetch = 10000;
@@ -87,7 +93,11 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
         try {
           if (!req.predicate.everything && !req.predicate.matches(store.decodeListItem(kv))) continue;
           // A RawJson stands in for the item: the JSON writer splices its text (list items are never read here after).
-          obj = req.rawJson ? (store.listItemJson(kv) as unknown as ApiObject) : store.decodeListItem(kv);
+          obj = req.rawJson
+            ? (store.listItemJson(kv) as unknown as ApiObject)
+            : req.encodedItems
+              ? (store.encodedListItem(kv, req.encodedItems.format, req.encodedItems.encode) as ApiObject)
+              : store.decodeListItem(kv);
         } catch (e) {
           // Upstream reads on past undecodable items to name them all in one error.
           if (!(e instanceof CorruptObjectError)) throw e;

@@ -14,6 +14,8 @@ import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
+import { SplicedJson } from '../codec/splicedJson';
+import { listItemSplice, splicedListItem } from './servedJsonSplice';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
@@ -46,6 +48,9 @@ export interface StoreOptions {
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
 export type UpdatedObjectInfo = (current: ApiObject | null) => ApiObject | Promise<ApiObject>;
 
+/** A served list item's JSON: its text, or the splice that rebuilds it from the stored bytes. */
+type ServedJsonForm = RawJson | number;
+
 const ignoresCurrent = new WeakSet<UpdatedObjectInfo>();
 
 /** The UpdatedObjectInfo of a PUT: the body, whatever is stored (the store need not copy the current object for it). */
@@ -65,8 +70,9 @@ export interface DeleteResult {
 const generateNameAttempts = 8;
 
 /**
- * Served objects kept per resource as JSON text (RawJson, about the JSON's size): GETs and JSON
- * list items of a memoised revision neither parse nor serialise again. Decoded trees cost
+ * Served objects kept per resource as JSON text (RawJson, about the JSON's size) or as a splice
+ * into the stored bytes: GETs and JSON list items of a memoised revision neither parse nor
+ * serialise again. Decoded trees cost
  * several times their JSON, so only small memos keep them: list items for selectors, Tables
  * and Protobuf, and watch events (fanned out to every watcher at once).
  */
@@ -89,7 +95,7 @@ export class GenericStore {
     this.storage = opts.storage;
     this.cache = opts.cache;
     this.admission = opts.admission;
-    this.servedJsonMemo = new DecodedObjectMemo<RawJson>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
+    this.servedJsonMemo = new DecodedObjectMemo<ServedJsonForm>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
     this.servedMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? servedMemoCapacity);
     this.listMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? listItemMemoCapacity);
   }
@@ -120,49 +126,65 @@ export class GenericStore {
 
   /** Served objects (typed, normalised) of watch events, shared read-only by every watcher, and GETs not written as compact JSON. */
   private readonly servedMemo: DecodedObjectMemo;
-  /** GETs and list items written as compact JSON: the served object's JSON text only. */
-  private readonly servedJsonMemo: DecodedObjectMemo<RawJson>;
+  /** GETs and list items written as compact JSON: the served object's JSON text, or its splice into the stored bytes. */
+  private readonly servedJsonMemo: DecodedObjectMemo<ServedJsonForm>;
   private readonly listMemo: DecodedObjectMemo;
 
-  /** A list item (no kind/apiVersion, as in typed lists), shared read-only between lists. */
-  decodeListItem(kv: KeyValue): ApiObject {
-    let item = this.listItemByValue.get(kv);
-    if (item) return item;
-    item = this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
-    this.listItemByValue.set(kv, item);
-    return item;
-  }
   /**
-   * Decoded (frozen) list items and served objects of the watch cache's own KeyValues, kept while
-   * the cache holds them, as the JSON texts are (servedJsonByValue): Protobuf, CBOR, Table and
-   * selector lists of more objects than the bounded memos hold decoded every item again, and the
-   * binary encoders' per-object caches (keyed by the frozen object) never hit. They exist only
-   * for objects some such request read: a JSON-only workload keeps JSON text alone.
+   * A list item (no kind/apiVersion, as in typed lists), shared read-only between lists while it
+   * stays in the bounded memo: decoded trees cost several times their JSON, so none is kept per
+   * cached value (a Protobuf or CBOR list keeps the item's encoding instead, encodedListItem).
    */
-  private readonly listItemByValue = new WeakMap<KeyValue, ApiObject>();
+  decodeListItem(kv: KeyValue): ApiObject {
+    return this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
+  }
+
+  /**
+   * A list item in a binary encoding (`format`), kept per KeyValue of the watch cache for as long
+   * as it holds that revision, as the JSON form is: Protobuf and CBOR lists of more objects than
+   * the bounded memo stay linear, and an object read that way costs its encoding, not its tree.
+   */
+  encodedListItem(kv: KeyValue, format: string, encode: (item: ApiObject) => object): object {
+    let byValue = this.encodedByValue.get(format);
+    if (!byValue) this.encodedByValue.set(format, (byValue = new WeakMap()));
+    let form = byValue.get(kv);
+    if (!form) byValue.set(kv, (form = encode(this.decodeListItem(kv))));
+    return form;
+  }
+  private readonly encodedByValue = new Map<string, WeakMap<KeyValue, object>>();
+  /**
+   * Served objects of the watch cache's own KeyValues read as objects (Protobuf, CBOR, Table
+   * GETs), kept while the cache holds them so the encoders' per-object caches hit.
+   */
   private readonly servedByValue = new WeakMap<KeyValue, ApiObject>();
 
   /**
    * A list item as JSON text, for lists written as JSON: the served object without kind and
-   * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept.
+   * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept. Where the
+   * stored bytes reproduce it (servedJsonSplice.ts: objects this server wrote), only the splice
+   * is kept and the text is rebuilt from them on each read, so a cached object costs its stored
+   * bytes and not a second copy as text.
    */
-  listItemJson(kv: KeyValue): RawJson {
-    let json = this.servedJsonByValue.get(kv);
-    if (json) return json;
-    json = this.servedJsonMemo.get(kv.key, kv.modRevision, () => {
-      const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
-      return new RawJson(JSON.stringify(rest));
-    });
-    this.servedJsonByValue.set(kv, json);
-    return json;
+  listItemJson(kv: KeyValue): RawJson | SplicedJson {
+    let form = this.servedJsonByValue.get(kv);
+    if (form === undefined) {
+      form = this.servedJsonMemo.get(kv.key, kv.modRevision, () => this.servedJsonForm(kv));
+      this.servedJsonByValue.set(kv, form);
+    }
+    return typeof form === 'number' ? splicedListItem(kv.value, form, kv.modRevision) : form;
+  }
+  private servedJsonForm(kv: KeyValue): ServedJsonForm {
+    const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
+    const json = JSON.stringify(rest);
+    return listItemSplice(kv.value, json, kv.modRevision) ?? new RawJson(json);
   }
   /**
-   * The served JSON of the watch cache's own KeyValues, for as long as the cache holds them: a
-   * full list of more objects than the bounded memo holds would otherwise decode every item again
-   * (measured: a 40k-object list took 8.5× a 10k one). KeyValues read from etcd are new objects
-   * each time, so their entries go with them.
+   * The served JSON form of the watch cache's own KeyValues, for as long as the cache holds them:
+   * a full list of more objects than the bounded memo holds would otherwise decode every item
+   * again (measured: a 40k-object list took 8.5× a 10k one). KeyValues read from etcd are new
+   * objects each time, so their entries go with them.
    */
-  private readonly servedJsonByValue = new WeakMap<KeyValue, RawJson>();
+  private readonly servedJsonByValue = new WeakMap<KeyValue, ServedJsonForm>();
 
   /** `{"kind":"…","apiVersion":"…"`, as withTypeMeta's JSON begins (kind first, as upstream). */
   private get typeMetaJsonHead(): string {
@@ -171,10 +193,20 @@ export class GenericStore {
     return (this.typeMetaHead ??= `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(apiVersion)}`);
   }
   private typeMetaHead: string | undefined;
+  private typeMetaHeadBytes: Buffer | undefined;
 
-  /** The served (typed, normalised) object's compact JSON: TypeMeta, then the memoised list item's members. */
-  private servedJson(kv: KeyValue): RawJson {
-    const item = this.listItemJson(kv).json;
+  /**
+   * The served (typed, normalised) object's compact JSON: TypeMeta, then the list item's members;
+   * straight from the stored bytes when they begin with the served TypeMeta (not when the kind
+   * is stored in another version).
+   */
+  private servedJson(kv: KeyValue): RawJson | SplicedJson {
+    const listItem = this.listItemJson(kv);
+    if (listItem instanceof SplicedJson) {
+      const whole = listItem.withHead((this.typeMetaHeadBytes ??= Buffer.from(`${this.typeMetaJsonHead},`)));
+      if (whole) return whole;
+    }
+    const item = listItem.json;
     return new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`);
   }
 
@@ -188,13 +220,13 @@ export class GenericStore {
   private servedWrite(obj: ApiObject, kv: KeyValue, previousRevision?: number): ApiObject {
     const served = { ...obj, metadata: withResourceVersion(obj.metadata ?? {}, String(kv.modRevision)) };
     const { kind: _k, apiVersion: _a, ...rest } = served;
-    let item: RawJson;
-    if (previousRevision === undefined) item = new RawJson(JSON.stringify(rest));
-    else {
-      item = this.servedJsonMemo.get(kv.key, kv.modRevision, () => new RawJson(JSON.stringify(rest)));
+    const item = JSON.stringify(rest);
+    if (previousRevision !== undefined) {
+      // The memo keeps the compact form (a splice offset into the stored bytes) where it applies.
+      this.servedJsonMemo.get(kv.key, kv.modRevision, () => listItemSplice(kv.value, item, kv.modRevision) ?? new RawJson(item));
       this.servedJsonMemo.delete(kv.key, previousRevision);
     }
-    this.writtenJsons.set(served, new RawJson(item.json === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.json.slice(1)}`));
+    this.writtenJsons.set(served, new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`));
     return served;
   }
   private readonly writtenJsons = new WeakMap<ApiObject, RawJson>();
@@ -249,7 +281,7 @@ export class GenericStore {
   }
 
   /** getServed() as its compact JSON text, memoised by revision without keeping the decoded tree. */
-  async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson> {
+  async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson | SplicedJson> {
     const kv = await this.readKv(ctx, name, read);
     try {
       return this.servedJson(kv);

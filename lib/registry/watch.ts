@@ -4,7 +4,7 @@
 import type { ApiObject, Status } from '../api';
 import { annotations } from '../api/product';
 import { errors, toApiError } from '../machinery/errors';
-import { CompactedError, KeyValue, Watch, WatchEvent as StorageEvent } from '../etcd/storage';
+import { CompactedError, KeyValue, Watch, WatchEvent as StorageEvent, WatchHandlers } from '../etcd/storage';
 import { CacheWatch, WatcherTooSlowError } from '../watchcache';
 import type { SelectionPredicate } from './predicate';
 import type { GenericStore } from './store';
@@ -72,72 +72,92 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
     startRevision = req.afterRevision + 1;
   }
 
-  let stopped = false;
-  let lastRevision = startRevision - 1;
-  let w: Watch | CacheWatch | undefined;
-  const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.decodeForWatch(key, value, rev);
-  const tombstone = (key: string, rev: number): ApiObject => corruptTombstone(store, key, rev);
-  const deliver = (events: ApiWatchEvent[]): void => {
-    if (stopped || events.length === 0) return;
-    if (!sink.send(events) && w && 'pause' in w) {
-      const paused = w;
-      paused.pause();
-      sink.onDrain(() => paused.resume());
-    }
-  };
-  deliver(initial);
-
-  w = store.storage.watch(
-    prefix,
-    { startRevision, prefix: isPrefix, progressNotify: req.allowBookmarks, timeoutMs: req.timeoutMs },
-    {
-      onEvents(events: StorageEvent[]): void {
-        if (stopped) return;
-        const out: ApiWatchEvent[] = [];
-        try {
-          for (const ev of events) {
-            lastRevision = ev.modRevision;
-            const e = translate(ev, decode, tombstone, req.predicate);
-            if (e) out.push(e);
-          }
-        } catch (err) {
-          out.push({ type: 'ERROR', object: toApiError(err).status });
-          deliver(out);
-          finish();
-          return;
-        }
-        deliver(out);
-      },
-      onProgress(revision: number): void {
-        // Everything up to revision has been delivered: a bookmark may say so. Like upstream, a
-        // periodic bookmark repeats an unchanged revision rather than staying silent.
-        if (stopped || !req.allowBookmarks || revision < lastRevision) return;
-        lastRevision = revision;
-        deliver([bookmark(store, revision, false)]);
-      },
-      onError(err: Error): void {
-        if (stopped) return;
-        if (err instanceof WatcherTooSlowError) {
-          finish('slow');
-          return;
-        }
-        const status =
-          err instanceof CompactedError
-            ? errors.expired('The resourceVersion for the provided watch is too old.').status
-            : toApiError(err).status;
-        deliver([{ type: 'ERROR', object: status }]);
-        finish();
-      },
-    },
+  const watch = new ApiWatchState(store, req, sink, startRevision - 1);
+  watch.deliver(initial);
+  watch.follow(
+    store.storage.watch(prefix, { startRevision, prefix: isPrefix, progressNotify: req.allowBookmarks, timeoutMs: req.timeoutMs }, watch),
   );
+  return watch;
+}
 
-  function finish(reason?: 'slow'): void {
-    if (stopped) return;
-    stopped = true;
-    w?.close();
-    sink.end(reason);
+/**
+ * A running watch: the storage watch's handlers and the API watch in one object rather than
+ * closures over watchObjects' scope, so an idle watch keeps little besides it (issue 14 item 3).
+ */
+class ApiWatchState implements WatchHandlers, ApiWatch {
+  private stopped = false;
+  private w: Watch | CacheWatch | undefined;
+
+  constructor(
+    private readonly store: GenericStore,
+    private readonly req: WatchRequest,
+    private readonly sink: WatchSink,
+    private lastRevision: number,
+  ) {}
+
+  follow(w: Watch | CacheWatch): void {
+    this.w = w;
+    // Ended while the storage watch was being set up (an ERROR delivered synchronously).
+    if (this.stopped) w.close();
   }
-  return { stop: () => finish() };
+
+  deliver(events: ApiWatchEvent[]): void {
+    if (this.stopped || events.length === 0) return;
+    const w = this.w;
+    if (!this.sink.send(events) && w && 'pause' in w) {
+      w.pause();
+      this.sink.onDrain(() => w.resume());
+    }
+  }
+
+  onEvents(events: StorageEvent[]): void {
+    if (this.stopped) return;
+    const out: ApiWatchEvent[] = [];
+    try {
+      for (const ev of events) {
+        this.lastRevision = ev.modRevision;
+        const e = translate(ev, this.store, this.req.predicate);
+        if (e) out.push(e);
+      }
+    } catch (err) {
+      out.push({ type: 'ERROR', object: toApiError(err).status });
+      this.deliver(out);
+      this.finish();
+      return;
+    }
+    this.deliver(out);
+  }
+
+  onProgress(revision: number): void {
+    // Everything up to revision has been delivered: a bookmark may say so. Like upstream, a
+    // periodic bookmark repeats an unchanged revision rather than staying silent.
+    if (this.stopped || !this.req.allowBookmarks || revision < this.lastRevision) return;
+    this.lastRevision = revision;
+    this.deliver([bookmark(this.store, revision, false)]);
+  }
+
+  onError(err: Error): void {
+    if (this.stopped) return;
+    if (err instanceof WatcherTooSlowError) {
+      this.finish('slow');
+      return;
+    }
+    const status =
+      err instanceof CompactedError ? errors.expired('The resourceVersion for the provided watch is too old.').status : toApiError(err).status;
+    this.deliver([{ type: 'ERROR', object: status }]);
+    this.finish();
+  }
+
+  stop(): void {
+    this.finish();
+  }
+
+  private finish(reason?: 'slow'): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.w?.close();
+    this.sink.end(reason);
+  }
 }
 
 /** The state a watch starts with: consistent (RV unset), any (RV "0") or at least a revision. */
@@ -173,12 +193,8 @@ function corruptTombstone(store: GenericStore, key: string, revision: number): A
   return store.withTypeMeta({ metadata: { name, ...(namespace ? { namespace } : {}), resourceVersion: String(revision) } });
 }
 
-function translate(
-  ev: StorageEvent,
-  decode: (key: string, value: Uint8Array, rev: number) => ApiObject,
-  tombstone: (key: string, rev: number) => ApiObject,
-  predicate: SelectionPredicate,
-): ApiWatchEvent | null {
+function translate(ev: StorageEvent, store: GenericStore, predicate: SelectionPredicate): ApiWatchEvent | null {
+  const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.decodeForWatch(key, value, rev);
   if (ev.type === 'delete') {
     let last: ApiObject;
     try {
@@ -186,7 +202,7 @@ function translate(
     } catch (e) {
       // No labels or fields are known, so every watcher of the key's scope is told: a DELETED for
       // an object a filtered watcher never had is harmless; a missed one leaves a stale object.
-      if (e instanceof CorruptObjectError) return { type: 'DELETED', object: tombstone(ev.key, ev.modRevision) };
+      if (e instanceof CorruptObjectError) return { type: 'DELETED', object: corruptTombstone(store, ev.key, ev.modRevision) };
       throw e;
     }
     return predicate.matches(last) ? { type: 'DELETED', object: last } : null;

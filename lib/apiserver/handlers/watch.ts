@@ -52,6 +52,125 @@ function tableFramer(opts: TableOptions, now: () => Date): (e: ApiWatchEvent) =>
   };
 }
 
+/** Metric labels of a resource's watches, shared by its watchers (each one lives for the watch). */
+const labelSets = new WeakMap<object, LabelSet>();
+type RequestLabels = { verb: string; group: string; version: string; resource: string; subresource: string; scope: string; component: string };
+type KindLabels = { group: string; version: string; kind: string };
+type ResourceLabels = { group: string; version: string; resource: string };
+interface LabelSet {
+  cluster: RequestLabels;
+  namespace: RequestLabels;
+  kind: KindLabels;
+  resource: ResourceLabels;
+}
+
+function labelsFor(info: HandlerContext['served']['info']): LabelSet {
+  let l = labelSets.get(info);
+  if (!l) {
+    const base = { verb: 'WATCH', group: info.group, version: info.version, resource: info.resource, subresource: '', component: 'apiserver' };
+    l = {
+      cluster: { ...base, scope: 'cluster' },
+      namespace: { ...base, scope: 'namespace' },
+      kind: { group: info.group, version: info.version, kind: info.kind },
+      resource: { group: info.group, version: info.version, resource: info.resource },
+    };
+    labelSets.set(info, l);
+  }
+  return l;
+}
+
+/**
+ * One watch's stream: the sink watchObjects writes to, and its end. A class rather than closures
+ * over the handler's scope: an idle watch keeps only this object, its response and the watcher
+ * (issue 14 item 3: an idle watcher's memory).
+ */
+class WatchStream {
+  private ended = false;
+  private timer: NodeJS.Timeout | undefined;
+  private watch: { stop(): void } | undefined;
+  private tracked: { done(): void } | null | undefined;
+  readonly close = (): void => this.end();
+
+  constructor(
+    private readonly res: HandlerContext['res'],
+    private readonly metrics: HandlerContext['metrics'],
+    private readonly labels: RequestLabels,
+    private readonly kindLabels: KindLabels,
+    private readonly resourceLabels: ResourceLabels,
+    private readonly contentType: string,
+    private readonly toFrame: (e: ApiWatchEvent) => Buffer,
+    private readonly resolve: () => void,
+  ) {}
+
+  /** Registers with graceful shutdown; false when the server is already draining watches. */
+  register(watches: HandlerContext['watches']): boolean {
+    if (!watches) return true;
+    this.tracked = watches.register(this.close);
+    return !!this.tracked;
+  }
+
+  started(w: { stop(): void }, timeoutSeconds: number): void {
+    this.watch = w;
+    if (this.ended) {
+      w.stop();
+      return;
+    }
+    if (!this.res.headersSent) this.startStream();
+    this.timer = setTimeout(this.close, timeoutSeconds * 1000);
+  }
+
+  /** watchObjects failed before the stream started: undo what the start did. */
+  failed(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.tracked?.done();
+    this.metrics.longRunning.dec(this.labels);
+  }
+
+  end(reason?: 'slow'): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.tracked?.done();
+    if (this.timer) clearTimeout(this.timer);
+    this.watch?.stop();
+    this.metrics.longRunning.dec(this.labels);
+    if (reason === 'slow') {
+      this.metrics.terminatedWatchers.inc(this.resourceLabels);
+      // Ending would wait for the backlog to drain; a client this far behind is cut off
+      // (HTTP/2: this stream is reset, the connection's other streams go on).
+      this.res.destroy();
+    } else if (!this.res.writableEnded) {
+      this.res.end();
+    }
+    this.resolve();
+  }
+
+  private startStream(): void {
+    // No Content-Length: HTTP/1.1 chunks it, HTTP/2 sends DATA frames (it has no Transfer-Encoding).
+    this.res.writeHead(200, { 'Content-Type': this.contentType, 'Cache-Control': 'no-cache, private' });
+    this.res.flushHeaders();
+  }
+
+  send(events: ApiWatchEvent[]): boolean {
+    if (this.ended) return true;
+    if (!this.res.headersSent) this.startStream();
+    const chunks: Buffer[] = [];
+    for (const e of events) {
+      const line = this.toFrame(e);
+      this.metrics.watchEvents.inc(this.kindLabels);
+      this.metrics.watchEventSizes.observe(this.kindLabels, line.length);
+      chunks.push(line);
+    }
+    const ok = this.res.write(Buffer.concat(chunks));
+    if (bufferedBytes(this.res) > maxBufferedBytes) this.end('slow');
+    return ok;
+  }
+
+  onDrain(resume: () => void): void {
+    this.res.once('drain', resume);
+  }
+}
+
 export async function handleWatch(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const wq = watchRequestFromQuery(h);
@@ -68,80 +187,26 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
   // Upstream: the serializer's media type, with ";stream=watch" for all but JSON; a client that
   // accepted application/cbor gets the conformant application/cbor-seq.
   const contentType = protobuf ? `${h.output.mediaType};stream=watch` : cbor ? cborSequenceMediaType : 'application/json';
-  const res = h.res;
   const timeoutSeconds = wq.timeoutSeconds > 0 ? wq.timeoutSeconds : minRequestTimeoutSeconds * (1 + Math.random());
-  const scope = h.info.namespace ? 'namespace' : 'cluster';
-  const labels = { verb: 'WATCH', group: info.group, version: info.version, resource: info.resource, subresource: '', scope, component: 'apiserver' };
-  const kindLabels = { group: info.group, version: info.version, kind: info.kind };
+  const labels = labelsFor(info);
+  const requestLabels = h.info.namespace ? labels.namespace : labels.cluster;
+  const { res, req, metrics, watches } = h;
+  const request = { ...wq.request, timeoutMs: timeoutSeconds * 1000 };
 
   await new Promise<void>((resolve, reject) => {
-    let ended = false;
-    let timer: NodeJS.Timeout | undefined;
-    let watch: { stop(): void } | undefined;
-    let tracked: { done(): void } | null | undefined;
-    const end = (reason?: 'slow'): void => {
-      if (ended) return;
-      ended = true;
-      tracked?.done();
-      if (timer) clearTimeout(timer);
-      watch?.stop();
-      h.metrics.longRunning.dec(labels);
-      if (reason === 'slow') {
-        h.metrics.terminatedWatchers.inc({ group: info.group, version: info.version, resource: info.resource });
-        // Ending would wait for the backlog to drain; a client this far behind is cut off
-        // (HTTP/2: this stream is reset, the connection's other streams go on).
-        res.destroy();
-      } else if (!res.writableEnded) {
-        res.end();
-      }
-      resolve();
-    };
-    const startStream = (): void => {
-      // No Content-Length: HTTP/1.1 chunks it, HTTP/2 sends DATA frames (it has no Transfer-Encoding).
-      res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
-      res.flushHeaders();
-    };
-    const send = (events: ApiWatchEvent[]): boolean => {
-      if (ended) return true;
-      if (!res.headersSent) startStream();
-      const chunks: Buffer[] = [];
-      for (const e of events) {
-        const line = toFrame(e);
-        h.metrics.watchEvents.inc(kindLabels);
-        h.metrics.watchEventSizes.observe(kindLabels, line.length);
-        chunks.push(line);
-      }
-      const ok = res.write(Buffer.concat(chunks));
-      if (bufferedBytes(res) > maxBufferedBytes) end('slow');
-      return ok;
-    };
-    if (h.watches) {
-      tracked = h.watches.register(() => end());
-      if (!tracked) {
-        reject(refuseDuringShutdown(res));
-        return;
-      }
+    const stream = new WatchStream(res, metrics, requestLabels, labels.kind, labels.resource, contentType, toFrame, resolve);
+    if (!stream.register(watches)) {
+      reject(refuseDuringShutdown(res));
+      return;
     }
-    h.req.on('close', () => end());
-    res.on('close', () => end());
-    h.metrics.longRunning.inc(labels);
+    req.on('close', stream.close);
+    res.on('close', stream.close);
+    metrics.longRunning.inc(requestLabels);
     // Periodic bookmarks come from the storage (the watch cache's schedule), which needs the timeout.
-    watchObjects(store, { ...wq.request, timeoutMs: timeoutSeconds * 1000 }, { send, onDrain: (resume) => res.once('drain', resume), end })
-      .then((w) => {
-        watch = w;
-        if (ended) {
-          w.stop();
-          return;
-        }
-        if (!res.headersSent) startStream();
-        timer = setTimeout(() => end(), timeoutSeconds * 1000);
-      })
-      .catch((err) => {
-        if (!ended) {
-          ended = true;
-          tracked?.done();
-          h.metrics.longRunning.dec(labels);
-        }
+    watchObjects(store, request, stream)
+      .then((w) => stream.started(w, timeoutSeconds))
+      .catch((err: unknown) => {
+        stream.failed();
         reject(err);
       });
   });

@@ -1,0 +1,55 @@
+// JSON text kept as stored bytes with one piece of ASCII text put back in (a list item rebuilt
+// from the watch cache's value, lib/registry/servedJsonSplice.ts): the JSON writer copies the
+// bytes straight into the response, and only other readers turn it into a string.
+export class SplicedJson {
+  /**
+   * `{` + stored[head, offset) + inserted + stored[offset, end): the stored bytes are ASCII
+   * (checked by whoever made the splice), so byte offsets are character offsets.
+   */
+  constructor(
+    private readonly stored: Uint8Array,
+    private readonly head: number,
+    private readonly offset: number,
+    private readonly inserted: string,
+  ) {}
+
+  get byteLength(): number {
+    return 1 + this.stored.length - this.head + this.inserted.length;
+  }
+
+  get json(): string {
+    const b = Buffer.isBuffer(this.stored) ? this.stored : Buffer.from(this.stored.buffer, this.stored.byteOffset, this.stored.byteLength);
+    return `{${b.toString('latin1', this.head, this.offset)}${this.inserted}${b.toString('latin1', this.offset)}`;
+  }
+
+  /** Writes the text's bytes at pos; returns how many. */
+  copyTo(out: Buffer, pos: number): number {
+    out[pos] = 0x7b; // {
+    let at = pos + 1;
+    out.set(this.stored.subarray(this.head, this.offset), at);
+    at += this.offset - this.head;
+    at += out.write(this.inserted, at, 'latin1');
+    out.set(this.stored.subarray(this.offset), at);
+    return at + this.stored.length - this.offset - pos;
+  }
+
+  /**
+   * The whole stored text with the insert (a GET's body), when the stored head it skips is
+   * exactly `head` (the served kind and apiVersion, then a comma): no string is made.
+   */
+  withHead(head: Buffer): SplicedJson | undefined {
+    if (head.length !== this.head || head.compare(this.stored, 0, this.head) !== 0) return undefined;
+    return new SplicedJson(this.stored, 1, this.offset, this.inserted);
+  }
+
+  toBuffer(): Buffer {
+    const out = Buffer.allocUnsafe(this.byteLength);
+    this.copyTo(out, 0);
+    return out;
+  }
+
+  /** Any other serialiser that meets one still writes the right JSON (by decoding it). */
+  toJSON(): unknown {
+    return JSON.parse(this.json);
+  }
+}
