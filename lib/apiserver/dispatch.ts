@@ -36,6 +36,7 @@ import type { NonResourceHandler } from './nonResource';
 import type { ServerLifecycle } from './lifecycle';
 import { admitDuringShutdown } from './filters/shutdown';
 import { managerOrUserAgent } from './fieldManagerName';
+import { readBody } from './readBody';
 import { closeConnectionAfter, protocolOf } from './protocol';
 
 export interface DispatchConfig {
@@ -318,26 +319,6 @@ function validateNameParameter(info: RequestInfo): void {
     const msgs = validatePathSegmentName(name, false);
     if (msgs.length) throw errors.badRequest(`Name parameter invalid: ${goQuote(name)}: ${msgs.join(';')}`);
   }
-}
-
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? -1);
-  if (declared > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      const b = chunk as Buffer;
-      size += b.length;
-      if (size > limit) throw errors.requestEntityTooLarge(`limit is ${limit}`);
-      chunks.push(b);
-    }
-  } catch (e) {
-    if (e instanceof ApiError) throw e;
-    // The client went away mid-body: nobody will read the answer, and it is not a server fault.
-    throw errors.badRequest(`error reading the request body: ${(e as Error).message}`);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The client address, then any X-Forwarded-For and X-Real-Ip entries (upstream utilnet.SourceIPs). */

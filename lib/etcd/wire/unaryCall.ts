@@ -7,6 +7,8 @@ import { GrpcError, GrpcStatus, statusFromClose, statusFromHttp, statusFromTrail
 import type { Http2Connection, Live } from './http2Connection';
 import { ProtoReader } from './protoReader';
 
+const REQUEST_OPTIONS = { endStream: false } as const;
+
 export function unaryCall<Res>(
   conn: Http2Connection,
   path: string,
@@ -22,15 +24,10 @@ export function unaryCall<Res>(
     if (timeoutMs <= 0) return reject(new GrpcError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded before the call started'));
     let stream;
     try {
+      // A raw header list skips node:http2's per-name validation and lower-casing of an object.
       stream = live.session.request(
-        {
-          ':method': 'POST',
-          ':path': path,
-          'content-type': 'application/grpc',
-          te: 'trailers',
-          'grpc-timeout': `${Math.min(timeoutMs, 99_999_999)}m`,
-        },
-        { endStream: false },
+        [':method', 'POST', ':path', path, 'content-type', 'application/grpc', 'te', 'trailers', 'grpc-timeout', `${Math.min(timeoutMs, 99_999_999)}m`],
+        REQUEST_OPTIONS,
       );
     } catch (err) {
       // The session refused a new stream (closing, GOAWAY): nothing was sent.
