@@ -4,10 +4,17 @@ import type { ApiObject, ObjectMeta } from '../api';
 
 /** RFC 3339 with second precision, as metav1.Time serialises. */
 export function formatTime(d: Date): string {
-  const iso = d.toISOString();
-  // Years 0–9999 give YYYY-MM-DDTHH:mm:ss.sssZ: cut the milliseconds without a regex (every write).
-  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
+  // Every write formats "now" (creationTimestamp, managedFields' time): remember the last second.
+  const second = Math.floor(d.getTime() / 1000);
+  if (second === lastSecond) return lastText;
+  const iso = d.toISOString(); // throws on an invalid date, as before
+  // Years 0–9999 give YYYY-MM-DDTHH:mm:ss.sssZ: cut the milliseconds without a regex.
+  lastText = iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
+  lastSecond = second;
+  return lastText;
 }
+let lastSecond = Number.NaN;
+let lastText = '';
 
 // Upstream's alphabet for generated names: no vowels, no confusable digits.
 const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
