@@ -1,7 +1,8 @@
-// Assembles the HTTP side: one dispatch over our route table (DESIGN.md §2b; express is no longer
-// in the request path, docs/design.md), discovery, OpenAPI, health and metrics. Knows stores, never etcd.
+// Assembles the HTTP side: express with one dispatch middleware over our route table
+// (DESIGN.md §2b), discovery, OpenAPI, health and metrics. Knows stores, never etcd.
 import type { ServerResponse } from 'node:http';
 import type { Http2ServerResponse } from 'node:http2';
+import express from 'express';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
 import type { Authenticator } from '../auth';
@@ -119,13 +120,18 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
     lifecycle,
   });
 
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use((req, res) => dispatch(req, res));
+
   return {
-    // Both protocols reach dispatch directly. express (one middleware that called dispatch) added
-    // nothing dispatch uses and cost ~10 µs per request: its router, and re-parenting req/res onto
-    // its own prototypes, which also turned Node's HTTP code megamorphic (docs/design.md).
+    // HTTP/1.1 goes through express. HTTP/2 compat objects skip it: express re-parents req/res
+    // onto http.IncomingMessage/ServerResponse prototypes, which would hide the compat getters;
+    // express adds nothing dispatch uses, so both reach the same dispatch (docs/design.md).
     handler: (req, res) => {
       if (isHttp2Request(req)) dispatch(...asDispatchPair(req, res as Http2ServerResponse));
-      else dispatch(req, res as ServerResponse);
+      else app(req, res as ServerResponse);
     },
     metrics,
     async startHooks(): Promise<void> {
