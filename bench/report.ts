@@ -110,7 +110,13 @@ export function evaluateTargets(r: Results): Target[] {
     const w = r.watch.server;
     t.push({ name: `${w.watchers} watchers: p99 delivery latency`, target: '≤ 100 ms', value: `${w.latencyMs.p99.toFixed(1)} ms`, met: w.latencyMs.p99 <= 100 });
     t.push({ name: `${w.watchers} watchers: events lost`, target: '0', value: String(w.lost), met: w.lost === 0 });
-    t.push({ name: 'RSS per idle watcher', target: '≤ 10 KiB', value: kib(w.idle.perWatcherBytes), met: w.idle.perWatcherBytes <= 10 * 1024 });
+    // These watchers are HTTP/1.1, one TLS connection each (the scale run measures HTTP/2 streams).
+    // The target is judged after GC only: without one, a collection in between can give a negative figure.
+    const g = w.idle.afterGc;
+    if (g) {
+      t.push({ name: 'RSS per idle HTTP/1.1 watcher (own TLS connection), after GC', target: '≤ 10 KiB', value: kib(g.rssPerWatcherBytes), met: g.rssPerWatcherBytes > 0 && g.rssPerWatcherBytes <= 10 * 1024 });
+      t.push({ name: 'heap per idle HTTP/1.1 watcher (own TLS connection), after GC', target: '≤ 10 KiB', value: kib(g.heapPerWatcherBytes), met: g.heapPerWatcherBytes > 0 && g.heapPerWatcherBytes <= 10 * 1024 });
+    }
   }
   if (r.policies && Number.isFinite(r.policies.tenPoliciesPercent)) {
     const x = r.policies.tenPoliciesPercent;
@@ -250,12 +256,18 @@ export function renderTable(r: Results): string {
     rows.push([`${head}: events lost (of ${s.expected})`, String(s.lost), String(e.lost), '', ...targetFor(`${s.watchers} watchers: events lost`)]);
     rows.push([`  write latency p50 / p99 (ms)`, `${s.writeLatencyMs.p50} / ${s.writeLatencyMs.p99}`, `${e.writeLatencyMs.p50} / ${e.writeLatencyMs.p99}`, '', '', '']);
     rows.push([
-      `RSS per idle watcher (${s.idle.process} / etcd process)`,
+      `RSS per idle watcher without GC (${s.idle.process} / etcd process)`,
       kib(s.idle.perWatcherBytes),
       kib(e.idle.perWatcherBytes),
-      (s.idle.perWatcherBytes / e.idle.perWatcherBytes).toFixed(2),
-      ...targetFor('RSS per idle watcher'),
+      s.idle.perWatcherBytes > 0 && e.idle.perWatcherBytes > 0 ? (s.idle.perWatcherBytes / e.idle.perWatcherBytes).toFixed(2) : '',
+      '',
+      '',
     ]);
+    const g = s.idle.afterGc;
+    if (g) {
+      rows.push(['  RSS per idle HTTP/1.1 watcher, after GC', kib(g.rssPerWatcherBytes), '', '', ...targetFor('RSS per idle HTTP/1.1 watcher (own TLS connection), after GC')]);
+      rows.push(['  heap + array buffers per idle HTTP/1.1 watcher, after GC', kib(g.heapPerWatcherBytes), '', '', ...targetFor('heap per idle HTTP/1.1 watcher (own TLS connection), after GC')]);
+    }
     cpuRows.push([`watch fan-out (${s.watchers * s.updates} events)`, cpuCell(s.cpu), cpuCell(e.cpu)]);
   }
   if (r.memoryPerObject) {
@@ -378,6 +390,7 @@ const notes = [
   'Certificate issuance: latency is create sent → the certificate\'s watch event in the bench (approval SubjectAccessReview, /approval, signature, /status and watch deliveries included); in-process signing is CsrSigner.sign alone, one at a time.',
   'Response formats: JSON, Protobuf and CBOR take turns (1 s GET slices, single lists; p50 = median of the slices\' p50s) on the same objects, so load from elsewhere falls on each alike, but on a shared machine the ratios stay noisy; apiserver CPU per request is the steadier figure. The apiserver runs with CBORServingAndStorage=true for them.',
   'Memory per stored object, retained: the apiserver\'s RSS (and V8 heap plus array buffers) after full GCs (through node\'s inspector), from before the creates to after the GETs and full lists, ÷ N. "Without GC" is the figure reported before: the same span without a GC, so it includes the load phases\' heap high-water that RSS does not give back; it is not a retention figure.',
+  'Idle watchers here are HTTP/1.1 watches, one TLS connection each (what a client without HTTP/2 pays); their target is judged after full GCs through the inspector. HTTP/2 streams sharing one connection (kubectl, Go clients) are measured by the scale run (--scale).',
 ];
 
 export function writeResults(dir: string, r: Results): string {

@@ -336,7 +336,7 @@ async function watchPhase(ctx: Ctx): Promise<void> {
   const { cfg, api, pids, results } = ctx;
   const wo = { watchers: cfg.watchers, updates: cfg.updates, rate: cfg.watchRate, pad: cfg.pad, drainSeconds: cfg.drainSeconds, warmupUpdates: cfg.watchWarmup };
   step(`watch: ${wo.watchers} HTTPS watchers, ${wo.updates} merge-patches at ${wo.rate}/s`);
-  const watchServer = await serverWatchers(api, pids, wo);
+  const watchServer = await serverWatchers(api, pids, wo, ctx.inspectPort);
   step(`watch: ${wo.watchers} etcd3 watchers, ${wo.updates} puts at ${wo.rate}/s`);
   // The watchers get their own client (one gRPC channel) so the puts do not share it.
   const watchClient = etcdClient(ctx.cluster.etcd.endpoint);

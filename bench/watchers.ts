@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { ClientRequest } from 'node:http';
 import type { Etcd3, Watcher } from 'etcd3';
 import { steadyRss } from './cluster';
+import { Inspector, type MemoryUsage } from './inspector';
 import type { HttpsClient } from './httpsClient';
 import { CpuMeter, CpuUse, percentiles, Percentiles, Pids, round, sleep } from './load';
 import { findSeq, seqLabel, serviceAccount, watchNamespace, rawPrefix } from './objects';
@@ -59,6 +60,11 @@ export interface IdleMemory {
   perWatcherBytes: number;
   /** For the apiserver run: etcd's growth too (each API watch is one etcd watch). */
   etcdPerWatcherBytes?: number;
+  /**
+   * For the apiserver run, the same span measured after full GCs (through the inspector): the
+   * figures above are without a GC, so a collection between the two points can make them negative.
+   */
+  afterGc?: { rssPerWatcherBytes: number; heapPerWatcherBytes: number };
 }
 
 /** Per-(watcher, update) bookkeeping; latencies as arrival − send, by update sequence. */
@@ -192,7 +198,17 @@ function finish(t: Tracker, o: WatchOptions, openSeconds: number, w: Awaited<Ret
 }
 
 /** W HTTPS watch streams on one namespace; U merge-patches of one ServiceAccount's label. */
-export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOptions): Promise<WatchResult> {
+/** The apiserver's memory after full GCs, through its inspector (connected only for this). */
+async function memoryAfterGc(inspectPort: number): Promise<MemoryUsage> {
+  const inspector = await Inspector.connect(inspectPort);
+  try {
+    return await inspector.memoryAfterGc();
+  } finally {
+    inspector.close();
+  }
+}
+
+export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOptions, inspectPort?: number): Promise<WatchResult> {
   await ensureNamespace(client, watchNamespace);
   const base = `/api/v1/namespaces/${watchNamespace}/serviceaccounts`;
   const created = await client.expect('POST', base, [201], serviceAccount('target', o.pad));
@@ -201,6 +217,8 @@ export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOp
   const t = new Tracker(o.watchers, o.updates);
   const rssBefore = await steadyRss(pids.apiserver);
   const etcdBefore = await steadyRss(pids.etcd);
+  const gcBefore = inspectPort === undefined ? undefined : await memoryAfterGc(inspectPort);
+  const gcRssBefore = gcBefore && (await steadyRss(pids.apiserver));
   // Watch streams get their own connections (one each, as separate clients would have).
   const agent = new https.Agent({ keepAlive: false, maxSockets: Infinity, ...client.creds });
   const streams: ClientRequest[] = [];
@@ -241,6 +259,15 @@ export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOp
   await sleep(1000);
   const rssAfter = await steadyRss(pids.apiserver);
   const etcdAfter = await steadyRss(pids.etcd);
+  let afterGc: IdleMemory['afterGc'];
+  if (gcBefore && gcRssBefore !== undefined && inspectPort !== undefined) {
+    const gcAfter = await memoryAfterGc(inspectPort);
+    const gcRssAfter = await steadyRss(pids.apiserver);
+    afterGc = {
+      rssPerWatcherBytes: Math.round((gcRssAfter - gcRssBefore) / o.watchers),
+      heapPerWatcherBytes: Math.round((gcAfter.heapUsed + gcAfter.arrayBuffers - gcBefore.heapUsed - gcBefore.arrayBuffers) / o.watchers),
+    };
+  }
 
   let meter: CpuMeter | undefined;
   const begin = (): void => {
@@ -262,6 +289,7 @@ export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOp
     rssAfterBytes: rssAfter,
     perWatcherBytes: Math.round((rssAfter - rssBefore) / o.watchers),
     etcdPerWatcherBytes: Math.round((etcdAfter - etcdBefore) / o.watchers),
+    afterGc,
   }, endedEarly);
 }
 
