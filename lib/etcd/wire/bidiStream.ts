@@ -6,7 +6,7 @@ import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'nod
 import { Deframer, frameMessage } from './grpcFrame';
 import { GrpcError, GrpcStatus, statusFromClose, statusFromHttp, statusFromTrailers } from './grpcStatus';
 import type { Http2Connection } from './http2Connection';
-import { ProtoReader } from './protoReader';
+import { decodeMessage, ProtoReader } from './protoReader';
 import type { ProtoWriter } from './protoWriter';
 
 export interface BidiHandlers<Res> {
@@ -62,7 +62,7 @@ export class BidiStream<Req, Res> {
           if (this.ended) return;
           let res: Res;
           try {
-            res = decode(new ProtoReader(msg));
+            res = decodeMessage(decode, msg);
           } catch (err) {
             throw new GrpcError(GrpcStatus.INTERNAL, `Failed to parse server response: ${(err as Error).message}`);
           }

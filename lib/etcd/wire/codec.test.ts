@@ -4,7 +4,7 @@
 // responses must decode to the same objects grpc-js/proto-loader gave (defaults filled in).
 import type { ProtoKeyValue, RangeRequest, TxnRequest, WatchRequest } from '../etcd3Proto';
 import { readCompactionResponse, readRangeResponse, readTxnResponse, writeCompactionRequest, writeRangeRequest, writeTxnRequest } from './kvMessages';
-import { ProtoError, ProtoReader } from './protoReader';
+import { decodeMessage, ProtoError, ProtoReader } from './protoReader';
 import { ProtoWriter } from './protoWriter';
 import { readWatchResponse, writeWatchRequest } from './watchMessages';
 
@@ -106,12 +106,12 @@ describe('responses decode to what grpc-js/proto-loader gave (defaults filled in
       },
     ],
   ])('%s', (_name, read, bytes, expected) => {
-    expect(read(reader(bytes))).toEqual(expected);
+    expect(decodeMessage(read as (r: ProtoReader) => unknown, Buffer.from(bytes, 'hex'))).toEqual(expected);
   });
 
   test('keys and values are copies, not views of the received buffer', () => {
     const input = Buffer.from('0a1a08b298eaf1948386fccd011080d0918bd2b881cf8e01182a200212130a022f611002182820032a0568656c6c6f3007', 'hex');
-    const res = readRangeResponse(new ProtoReader(input));
+    const res = decodeMessage(readRangeResponse, input);
     const v = res.kvs[0].value;
     expect(v.toString()).toBe('hello');
     expect(v.buffer).not.toBe(input.buffer);
@@ -119,6 +119,34 @@ describe('responses decode to what grpc-js/proto-loader gave (defaults filled in
     input.fill(0);
     expect(v.toString()).toBe('hello');
     expect(res.kvs[0].key.toString()).toBe('/a'); // keys are copied too (from Node's pool: they become strings at once)
+  });
+
+  test('a message\'s stored values share one buffer of exactly their bytes; previous values are copied alone', () => {
+    // Two kvs ("new" under /r/a, "x" under /r/b) in a RangeResponse: one pack of 4 bytes.
+    const range = Buffer.from('120b0a042f722f612a036e657712090a042f722f622a0178', 'hex');
+    const res = decodeMessage(readRangeResponse, range);
+    expect(res.kvs.map((kv) => kv.value.toString())).toEqual(['new', 'x']);
+    expect(res.kvs[0].value.buffer).toBe(res.kvs[1].value.buffer);
+    expect(res.kvs[0].value.buffer.byteLength).toBe(4);
+    range.fill(0);
+    expect(res.kvs.map((kv) => kv.value.toString())).toEqual(['new', 'x']);
+    // A watch event's prev_kv does not share the stored value's buffer (it would keep the old
+    // value alive for as long as the new one is cached).
+    const watch = Buffer.from('0a02185a10025a1e120d0a042f722f61185a2a036e65771a0d0a042f722f6118552a036f6c64', 'hex');
+    const w = decodeMessage(readWatchResponse, watch);
+    expect(w.events[0].kv.value.toString()).toBe('new');
+    expect(w.events[0].prev_kv?.value.toString()).toBe('old');
+    expect(w.events[0].prev_kv?.value.buffer).not.toBe(w.events[0].kv.value.buffer);
+    expect(w.events[0].kv.value.buffer.byteLength).toBe(3);
+  });
+
+  test('without packValues a packed value is not handed out', () => {
+    const input = Buffer.from('0a1a08b298eaf1948386fccd011080d0918bd2b881cf8e01182a200212130a022f611002182820032a0568656c6c6f3007', 'hex');
+    const r = new ProtoReader(input);
+    const res = readRangeResponse(r);
+    expect(res.kvs[0].value.length).toBe(0);
+    r.packValues();
+    expect(res.kvs[0].value.toString()).toBe('hello');
   });
 });
 

@@ -102,7 +102,17 @@ export function readResponseHeader(r: ProtoReader): ResponseHeader {
   return { revision };
 }
 
+/** A KeyValue whose value is stored on (packed with the message's other values). */
 export function readKeyValue(r: ProtoReader): ProtoKeyValue {
+  return readKeyValueWith(r, true);
+}
+
+/** A previous KeyValue (watch prev_kv): its value is copied alone, not tied to the stored ones. */
+export function readPrevKeyValue(r: ProtoReader): ProtoKeyValue {
+  return readKeyValueWith(r, false);
+}
+
+function readKeyValueWith(r: ProtoReader, packed: boolean): ProtoKeyValue {
   const kv: ProtoKeyValue = { key: EMPTY, create_revision: 0, mod_revision: 0, version: 0, value: EMPTY };
   while (r.pos < r.end) {
     const t = r.tag();
@@ -120,7 +130,8 @@ export function readKeyValue(r: ProtoReader): ProtoKeyValue {
         kv.version = r.int64();
         break;
       case (5 << 3) | WireType.LEN:
-        kv.value = r.bytesCopy();
+        if (packed) r.valuePacked(kv);
+        else kv.value = r.bytesCopy();
         break;
       default:
         r.skip(t & 7); // lease

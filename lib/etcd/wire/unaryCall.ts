@@ -5,7 +5,7 @@ import { constants, type IncomingHttpHeaders } from 'node:http2';
 import { FRAME_PREFIX } from './grpcFrame';
 import { GrpcError, GrpcStatus, statusFromClose, statusFromHttp, statusFromTrailers } from './grpcStatus';
 import type { Http2Connection, Live } from './http2Connection';
-import { ProtoReader } from './protoReader';
+import { decodeMessage, ProtoReader } from './protoReader';
 
 const REQUEST_OPTIONS = { endStream: false } as const;
 
@@ -85,7 +85,7 @@ function decodeOne<Res>(msg: Buffer | undefined, decode: (r: ProtoReader) => Res
   const len = msg.readUInt32BE(1);
   if (msg.length !== FRAME_PREFIX + len) throw new GrpcError(GrpcStatus.INTERNAL, 'Response framing does not match its length');
   try {
-    return decode(new ProtoReader(msg, FRAME_PREFIX, FRAME_PREFIX + len));
+    return decodeMessage(decode, msg, FRAME_PREFIX, FRAME_PREFIX + len);
   } catch (err) {
     throw new GrpcError(GrpcStatus.INTERNAL, `Failed to parse server response: ${(err as Error).message}`);
   }

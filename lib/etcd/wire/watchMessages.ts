@@ -1,7 +1,7 @@
 // Encode/decode of the Watch service's messages (etcd's rpc.proto and kv.proto field numbers):
 // WatchRequest (create, cancel, progress) and WatchResponse with its Events.
 import type { ProtoEvent, WatchCreateRequest, WatchRequest, WatchResponse } from '../etcd3Proto';
-import { emptyKeyValue, readKeyValue, readResponseHeader } from './kvMessages';
+import { emptyKeyValue, readKeyValue, readPrevKeyValue, readResponseHeader } from './kvMessages';
 import { ProtoReader } from './protoReader';
 import { ProtoWriter, WireType, writeBoolField, writeBytesField, writeInt64Field } from './protoWriter';
 
@@ -46,7 +46,7 @@ function readEvent(r: ProtoReader): ProtoEvent {
         e.kv = r.message(readKeyValue);
         break;
       case (3 << 3) | WireType.LEN:
-        e.prev_kv = r.message(readKeyValue);
+        e.prev_kv = r.message(readPrevKeyValue);
         break;
       default:
         r.skip(t & 7);
