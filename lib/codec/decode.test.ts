@@ -97,6 +97,16 @@ describe('decode: unknown and duplicate fields', () => {
     else expect(r).toMatchObject({ ok: true, warnings: expected, object: { metadata: { name: 'b' }, secrets: [] } });
   });
 
+  // Up to 16 members a struct finds repeats by scanning, past that with a set: both report alike.
+  it.each([3, 16, 17, 40])('reports a repeated field among %i members once', (n) => {
+    const unknown = Array.from({ length: n - 3 }, (_, i) => `"u${i}":1`);
+    const members = ['"name":"a"', ...unknown, '"name":"b"', '"name":"c"'].join(',');
+    const r = run(`{"metadata":{${members}}}`, ns, 'Warn');
+    const warnings = ['duplicate field "metadata.name"', ...unknown.map((_, i) => `unknown field "metadata.u${i}"`)];
+    expect(r).toMatchObject({ ok: true, object: { metadata: { name: 'c' } } });
+    expect(r.ok && [...r.warnings].sort()).toEqual(warnings.sort());
+  });
+
   it('defaults to Warn', () => {
     expect(run('{"spec":{"foo":1}}', ns)).toMatchObject({ ok: true, warnings: ['unknown field "spec.foo"'] });
   });

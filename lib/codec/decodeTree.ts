@@ -86,6 +86,14 @@ class Ctx {
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Up to this many members a struct looks for duplicates by scanning the earlier ones. */
+const smallStruct = 16;
+
+function seenBefore(members: readonly { key: string }[], i: number, key: string): boolean {
+  for (let j = 0; j < i; j++) if (members[j].key === key) return true;
+  return false;
+}
+
 const int32Range: [bigint, bigint] = [-(2n ** 31n), 2n ** 31n - 1n];
 const int64Range: [bigint, bigint] = [-(2n ** 63n), 2n ** 63n - 1n];
 
@@ -117,16 +125,19 @@ class TreeDecoder {
 
   struct(n: Extract<GoJsonNode, { kind: 'object' }>, schema: ObjectSchema, into: Record<string, unknown> | undefined, ctx: Ctx): Record<string, unknown> {
     const out = into ?? {};
-    const seen = new Set<string>();
+    const members = n.members;
+    // Few members (most structs): an earlier one of the same name is found by a scan, not a Set.
+    const seen = members.length > smallStruct ? new Set<string>() : undefined;
     const structName = goStructName(schema);
-    for (const { key, value: child } of n.members) {
+    for (let i = 0; i < members.length; i++) {
+      const { key, value: child } = members[i];
       const field = Object.prototype.hasOwnProperty.call(schema.fields, key) ? schema.fields[key] : undefined;
       if (!field) {
         this.strictError('unknown field', childKey(ctx.strict, key));
         continue;
       }
-      if (seen.has(key)) this.strictError('duplicate field', childKey(ctx.strict, key));
-      seen.add(key);
+      if (seen ? seen.has(key) : seenBefore(members, i, key)) this.strictError('duplicate field', childKey(ctx.strict, key));
+      seen?.add(key);
       const sub = ctx.field(key, structName);
       const r = this.value(child, field, out[key], sub, false);
       if (r === DELETE) delete out[key];

@@ -24,20 +24,25 @@ export function compareObjects(oldObj: JsonValue | undefined, newObj: JsonValue 
   return c;
 }
 
+// `path` is one stack shared by the whole walk (pushed and popped around each member): FieldSet
+// insert keeps the elements, not the array, and most nodes insert nothing.
+
 function leaf(c: Comparison, l: JsonValue | undefined, r: JsonValue | undefined, path: PathElement[]): void {
-  if (!path.length) return;
+  if (!path.length || l === r) return;
   if (l === undefined) c.added.insert(path);
   else if (r === undefined) c.removed.insert(path);
   else if (!deepEqual(l, r)) c.modified.insert(path);
 }
 
+function shapeOk(k: NodeKind, v: JsonValue | undefined): boolean {
+  return v === undefined || v === null || (k.kind === 'list' ? Array.isArray(v) : isJsonObject(v));
+}
+
 function walk(c: Comparison, l: JsonValue | undefined, r: JsonValue | undefined, f: FieldSchema, path: PathElement[], structField: boolean): void {
   if (l === undefined && r === undefined) return;
   const k = nodeKind(f);
-  const shapeOk = (v: JsonValue | undefined) =>
-    v === undefined || v === null || (k.kind === 'list' ? Array.isArray(v) : isJsonObject(v));
   // Both sides empty (or of the wrong shape): compare as a value, keeping null vs {} apart.
-  if (k.kind === 'leaf' || (isEmptyContainer(l) && isEmptyContainer(r)) || !shapeOk(l) || !shapeOk(r)) {
+  if (k.kind === 'leaf' || (isEmptyContainer(l) && isEmptyContainer(r)) || !shapeOk(k, l) || !shapeOk(k, r)) {
     leaf(c, l, r, path);
     return;
   }
@@ -46,32 +51,46 @@ function walk(c: Comparison, l: JsonValue | undefined, r: JsonValue | undefined,
     else if (r === undefined) c.removed.insert(path);
   }
   if (k.kind === 'list') {
-    const items = (v: JsonValue | undefined) => {
-      const m = new Map<string, { e: PathElement; item: JsonValue }>();
-      if (Array.isArray(v)) {
-        for (const item of v) {
-          const e = listItemElement(k, item);
-          m.set(serializePathElement(e), { e, item });
-        }
-      }
-      return m;
-    };
-    const li = items(l);
-    const ri = items(r);
-    for (const [key, x] of ri) walk(c, li.get(key)?.item, x.item, k.items, [...path, x.e], false);
-    for (const [key, x] of li) if (!ri.has(key)) walk(c, x.item, undefined, k.items, [...path, x.e], false);
+    const li = listItems(k, l);
+    const ri = listItems(k, r);
+    for (const [key, x] of ri) {
+      path.push(x.e);
+      walk(c, li.get(key)?.item, x.item, k.items, path, false);
+      path.pop();
+    }
+    for (const [key, x] of li) {
+      if (ri.has(key)) continue;
+      path.push(x.e);
+      walk(c, x.item, undefined, k.items, path, false);
+      path.pop();
+    }
     return;
   }
   const lo = isJsonObject(l) ? l : {};
   const ro = isJsonObject(r) ? r : {};
   // The new object's members, then those only the old one has (no set of names built).
-  for (const name of Object.keys(ro)) member(c, k, lo, ro, name, path);
-  for (const name of Object.keys(lo)) if (!Object.prototype.hasOwnProperty.call(ro, name)) member(c, k, lo, ro, name, path);
+  for (const name in ro) if (hasOwn.call(ro, name)) member(c, k, lo, ro, name, path);
+  for (const name in lo) if (hasOwn.call(lo, name) && !hasOwn.call(ro, name)) member(c, k, lo, ro, name, path);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function listItems(k: Extract<NodeKind, { kind: 'list' }>, v: JsonValue | undefined): Map<string, { e: PathElement; item: JsonValue }> {
+  const m = new Map<string, { e: PathElement; item: JsonValue }>();
+  if (Array.isArray(v)) {
+    for (const item of v) {
+      const e = listItemElement(k, item);
+      m.set(serializePathElement(e), { e, item });
+    }
+  }
+  return m;
 }
 
 function member(c: Comparison, k: NodeKind, lo: JsonObject, ro: JsonObject, name: string, path: PathElement[]): void {
   const cf = memberSchema(k, name);
-  walk(c, lo[name] as JsonValue | undefined, ro[name] as JsonValue | undefined, cf ?? anyField, [...path, pe.field(name)], k.kind === 'struct');
+  path.push(pe.field(name));
+  walk(c, lo[name] as JsonValue | undefined, ro[name] as JsonValue | undefined, cf ?? anyField, path, k.kind === 'struct');
+  path.pop();
 }
 
 const anyField: FieldSchema = { type: 'any' };

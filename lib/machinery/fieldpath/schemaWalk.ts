@@ -8,18 +8,32 @@ import type { PathElement } from './pathElement';
 import { pe } from './pathElement';
 
 export type NodeKind =
-  | { kind: 'leaf' }
-  | { kind: 'struct'; schema: ObjectSchema }
-  | { kind: 'map'; values: FieldSchema }
-  | { kind: 'list'; items: FieldSchema; elements: 'set' | 'map'; keys: readonly string[] };
+  | { readonly kind: 'leaf' }
+  | { readonly kind: 'struct'; readonly schema: ObjectSchema }
+  | { readonly kind: 'map'; readonly values: FieldSchema }
+  | { readonly kind: 'list'; readonly items: FieldSchema; readonly elements: 'set' | 'map'; readonly keys: readonly string[] };
 
-/** The root of an object of this schema. */
+const roots = new WeakMap<ObjectSchema, FieldSchema>();
+
+/** The root of an object of this schema (one per schema, so its node kind is worked out once). */
 export function rootField(schema: ObjectSchema): FieldSchema {
-  return { type: 'object', ref: () => schema };
+  let f = roots.get(schema);
+  if (!f) roots.set(schema, (f = { type: 'object', ref: () => schema }));
+  return f;
 }
 
+const leafKind: NodeKind = { kind: 'leaf' };
+const kinds = new WeakMap<FieldSchema, NodeKind>();
+
+/** Worked out once per schema field (every write walks the whole object through it); shared, so read-only. */
 export function nodeKind(f: FieldSchema | undefined): NodeKind {
-  if (!f) return { kind: 'leaf' };
+  if (!f) return leafKind;
+  let k = kinds.get(f);
+  if (!k) kinds.set(f, (k = kindOf(f)));
+  return k;
+}
+
+function kindOf(f: FieldSchema): NodeKind {
   switch (f.type) {
     case 'object':
       return f.mapType === 'atomic' ? { kind: 'leaf' } : { kind: 'struct', schema: f.ref() };
