@@ -16,7 +16,6 @@ import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
 import { listItemSplice, splicedListItem } from './servedJsonSplice';
-import { RecentReads } from './recentReads';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
@@ -166,18 +165,16 @@ export class GenericStore {
    * is kept and the text is rebuilt from them on each read, so a cached object costs its stored
    * bytes and not a second copy as text.
    */
-  listItemJson(kv: KeyValue, onDecoded?: (obj: ApiObject) => void): RawJson | SplicedJson {
+  listItemJson(kv: KeyValue): RawJson | SplicedJson {
     let form = this.servedJsonByValue.get(kv);
     if (form === undefined) {
-      form = this.servedJsonMemo.get(kv.key, kv.modRevision, () => this.servedJsonForm(kv, onDecoded));
+      form = this.servedJsonMemo.get(kv.key, kv.modRevision, () => this.servedJsonForm(kv));
       this.servedJsonByValue.set(kv, form);
     }
     return typeof form === 'number' ? splicedListItem(kv.value, form, kv.modRevision) : form;
   }
-  private servedJsonForm(kv: KeyValue, onDecoded?: (obj: ApiObject) => void): ServedJsonForm {
-    const obj = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
-    onDecoded?.(obj);
-    const { kind: _k, apiVersion: _a, ...rest } = obj;
+  private servedJsonForm(kv: KeyValue): ServedJsonForm {
+    const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
     const json = JSON.stringify(rest);
     return listItemSplice(kv.value, json, kv.modRevision) ?? new RawJson(json);
   }
@@ -203,8 +200,8 @@ export class GenericStore {
    * straight from the stored bytes when they begin with the served TypeMeta (not when the kind
    * is stored in another version).
    */
-  private servedJson(kv: KeyValue, onDecoded?: (obj: ApiObject) => void): RawJson | SplicedJson {
-    const listItem = this.listItemJson(kv, onDecoded);
+  private servedJson(kv: KeyValue): RawJson | SplicedJson {
+    const listItem = this.listItemJson(kv);
     if (listItem instanceof SplicedJson) {
       const whole = listItem.withHead((this.typeMetaHeadBytes ??= Buffer.from(`${this.typeMetaJsonHead},`)));
       if (whole) return whole;
@@ -287,28 +284,10 @@ export class GenericStore {
   async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson | SplicedJson> {
     const kv = await this.readKv(ctx, name, read);
     try {
-      let decoded: ApiObject | undefined;
-      const json = this.servedJson(kv, (obj) => (decoded = obj));
-      // A splice of the whole object means the stored bytes are exactly the normalised object's
-      // JSON (with the served TypeMeta): decoding them would give this same tree.
-      if (decoded && json instanceof SplicedJson) this.recentReads.put(kv.key, kv.modRevision, decoded);
-      return json;
+      return this.servedJson(kv);
     } catch (e) {
       this.fail(e, name, 'get');
     }
-  }
-
-  /** Objects getServedJson decoded, for an update of the same revision (recentReads.ts). */
-  private readonly recentReads = new RecentReads();
-
-  /** decode(kv) for an update's old object, from a GET of that revision when there was one. */
-  private decodeCurrent(kv: KeyValue): ApiObject {
-    const obj = this.recentReads.take(kv.key, kv.modRevision);
-    if (!obj) return this.decode(kv);
-    // As decodeFromStorage leaves it: resourceVersion last in metadata.
-    const { resourceVersion, ...meta } = obj.metadata ?? {};
-    obj.metadata = { ...meta, resourceVersion };
-    return obj;
   }
 
   private async readKv(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number }): Promise<KeyValue> {
@@ -457,7 +436,7 @@ export class GenericStore {
         const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
         return { obj, bytes: this.encode(obj) };
       }
-      const old = this.decodeCurrent(current);
+      const old = this.decode(current);
       // normalize copies what objInfo returns, so neither it nor the caller's body is shared.
       const obj = this.withTypeMeta(markManagedFieldsReset(await objInfo(ignoresCurrent.has(objInfo) ? old : structuredClone(old))));
       const meta = (obj.metadata ??= {});
