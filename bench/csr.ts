@@ -130,7 +130,7 @@ class CsrWatch {
   private readonly agent: https.Agent;
   private req?: ClientRequest;
 
-  private constructor(private readonly client: HttpsClient) {
+  private constructor(client: HttpsClient) {
     this.agent = new https.Agent({ keepAlive: false, ...client.creds });
   }
 

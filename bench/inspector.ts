@@ -62,6 +62,16 @@ export class Inspector {
     });
   }
 
+  /** memoryAfterGc through a session opened for it alone (none stays attached while load runs). */
+  static async memoryAfterGcAt(port: number): Promise<MemoryUsage> {
+    const inspector = await Inspector.connect(port);
+    try {
+      return await inspector.memoryAfterGc();
+    } finally {
+      inspector.close();
+    }
+  }
+
   /** Full GCs (several: weak maps and finalizers free in rounds), then the process's memory. */
   async memoryAfterGc(rounds = 3): Promise<MemoryUsage> {
     for (let i = 0; i < rounds; i++) await this.send('HeapProfiler.collectGarbage');

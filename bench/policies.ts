@@ -4,7 +4,7 @@
 // sensitive than throughput to other work on a shared machine; throughput is reported beside it.
 import { groups } from '../lib/api/product';
 import type { HttpsClient } from './httpsClient';
-import { round, runLoad, sleep, type LoadResult, type Pids } from './load';
+import { round, sleep, type LoadResult, type Pids } from './load';
 import { ensureNamespace, serverCreates } from './serverLoad';
 
 const api = `/apis/${groups.admissionregistration}/v1`;

@@ -196,9 +196,7 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   // The same point after full GCs (taken after the figures above, which stay as they were).
   // Connected only around the two memory points, so no inspector session is attached while the
   // CPU per op is measured.
-  const inspector0 = await Inspector.connect(ctx.inspectPort);
-  const gc0 = await inspector0.memoryAfterGc();
-  inspector0.close();
+  const gc0 = await Inspector.memoryAfterGcAt(ctx.inspectPort);
   const rssGc0 = await steadyRss(pids.apiserver);
 
   const R = cfg.rounds;
@@ -258,10 +256,8 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   const rss1 = await steadyRss(pids.apiserver);
   const heap1 = await heapUsed(api);
   const etcdRss1 = await steadyRss(pids.etcd);
-  const inspector = await Inspector.connect(ctx.inspectPort);
-  const gc1 = await inspector.memoryAfterGc();
+  const gc1 = await Inspector.memoryAfterGcAt(ctx.inspectPort);
   const rssGc1 = await steadyRss(pids.apiserver);
-  inspector.close();
   // Served JSON size per object, as an item of the unpaged list.
   const objectJsonBytes = Math.round(results.lists.unpaged.server.bytes / N);
   results.memoryPerObject = {

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { ClientRequest } from 'node:http';
 import type { Etcd3, Watcher } from 'etcd3';
 import { steadyRss } from './cluster';
-import { Inspector, type MemoryUsage } from './inspector';
+import { Inspector } from './inspector';
 import type { HttpsClient } from './httpsClient';
 import { CpuMeter, CpuUse, percentiles, Percentiles, Pids, round, sleep } from './load';
 import { findSeq, seqLabel, serviceAccount, watchNamespace, rawPrefix } from './objects';
@@ -198,16 +198,6 @@ function finish(t: Tracker, o: WatchOptions, openSeconds: number, w: Awaited<Ret
 }
 
 /** W HTTPS watch streams on one namespace; U merge-patches of one ServiceAccount's label. */
-/** The apiserver's memory after full GCs, through its inspector (connected only for this). */
-async function memoryAfterGc(inspectPort: number): Promise<MemoryUsage> {
-  const inspector = await Inspector.connect(inspectPort);
-  try {
-    return await inspector.memoryAfterGc();
-  } finally {
-    inspector.close();
-  }
-}
-
 export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOptions, inspectPort?: number): Promise<WatchResult> {
   await ensureNamespace(client, watchNamespace);
   const base = `/api/v1/namespaces/${watchNamespace}/serviceaccounts`;
@@ -217,7 +207,7 @@ export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOp
   const t = new Tracker(o.watchers, o.updates);
   const rssBefore = await steadyRss(pids.apiserver);
   const etcdBefore = await steadyRss(pids.etcd);
-  const gcBefore = inspectPort === undefined ? undefined : await memoryAfterGc(inspectPort);
+  const gcBefore = inspectPort === undefined ? undefined : await Inspector.memoryAfterGcAt(inspectPort);
   const gcRssBefore = gcBefore && (await steadyRss(pids.apiserver));
   // Watch streams get their own connections (one each, as separate clients would have).
   const agent = new https.Agent({ keepAlive: false, maxSockets: Infinity, ...client.creds });
@@ -261,7 +251,7 @@ export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOp
   const etcdAfter = await steadyRss(pids.etcd);
   let afterGc: IdleMemory['afterGc'];
   if (gcBefore && gcRssBefore !== undefined && inspectPort !== undefined) {
-    const gcAfter = await memoryAfterGc(inspectPort);
+    const gcAfter = await Inspector.memoryAfterGcAt(inspectPort);
     const gcRssAfter = await steadyRss(pids.apiserver);
     afterGc = {
       rssPerWatcherBytes: Math.round((gcRssAfter - gcRssBefore) / o.watchers),

@@ -113,7 +113,7 @@ export function readPrevKeyValue(r: ProtoReader): ProtoKeyValue {
 }
 
 function readKeyValueWith(r: ProtoReader, packed: boolean): ProtoKeyValue {
-  const kv: ProtoKeyValue = { key: EMPTY, create_revision: 0, mod_revision: 0, version: 0, value: EMPTY };
+  const kv = emptyKeyValue();
   while (r.pos < r.end) {
     const t = r.tag();
     switch (t) {

@@ -211,7 +211,7 @@ export function decodeMessage<T>(read: (r: ProtoReader) => T, buf: Buffer, start
   return v;
 }
 
-export function copyBytes(buf: Buffer, start: number, end: number): Buffer {
+function copyBytes(buf: Buffer, start: number, end: number): Buffer {
   const n = end - start;
   if (n === 0) return EMPTY;
   const out = Buffer.allocUnsafeSlow(n);
