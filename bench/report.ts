@@ -267,6 +267,13 @@ export function renderTable(r: Results): string {
     if (g) {
       rows.push(['  RSS per idle HTTP/1.1 watcher, after GC', kib(g.rssPerWatcherBytes), '', '', ...targetFor('RSS per idle HTTP/1.1 watcher (own TLS connection), after GC')]);
       rows.push(['  heap + array buffers per idle HTTP/1.1 watcher, after GC', kib(g.heapPerWatcherBytes), '', '', ...targetFor('heap per idle HTTP/1.1 watcher (own TLS connection), after GC')]);
+      const f = s.idle.firstOpeningAfterGc;
+      if (f) rows.push(['  the first opening of as many on this process: RSS / heap, after GC', `${kib(f.rssPerWatcherBytes)} / ${kib(f.heapPerWatcherBytes)}`, '', '', '', '']);
+      const b = s.idle.bareAfterGc;
+      if (b) {
+        rows.push(["  bare node:https (Node's floor), second opening: RSS / heap, after GC", `${kib(b.second.rssPerWatcherBytes)} / ${kib(b.second.heapPerWatcherBytes)}`, '', '', '', '']);
+        rows.push(["  bare node:https, first opening: RSS / heap, after GC", `${kib(b.first.rssPerWatcherBytes)} / ${kib(b.first.heapPerWatcherBytes)}`, '', '', '', '']);
+      }
     }
     cpuRows.push([`watch fan-out (${s.watchers * s.updates} events)`, cpuCell(s.cpu), cpuCell(e.cpu)]);
   }
@@ -390,7 +397,7 @@ const notes = [
   'Certificate issuance: latency is create sent → the certificate\'s watch event in the bench (approval SubjectAccessReview, /approval, signature, /status and watch deliveries included); in-process signing is CsrSigner.sign alone, one at a time.',
   'Response formats: JSON, Protobuf and CBOR take turns (1 s GET slices, single lists; p50 = median of the slices\' p50s) on the same objects, so load from elsewhere falls on each alike, but on a shared machine the ratios stay noisy; apiserver CPU per request is the steadier figure. The apiserver runs with CBORServingAndStorage=true for them.',
   'Memory per stored object, retained: the apiserver\'s RSS (and V8 heap plus array buffers) after full GCs (through node\'s inspector), from before the creates to after the GETs and full lists, ÷ N. "Without GC" is the figure reported before: the same span without a GC, so it includes the load phases\' heap high-water that RSS does not give back; it is not a retention figure.',
-  'Idle watchers here are HTTP/1.1 watches, one TLS connection each (what a client without HTTP/2 pays); their target is judged after full GCs through the inspector. HTTP/2 streams sharing one connection (kubectl, Go clients) are measured by the scale run (--scale).',
+  'Idle watchers here are HTTP/1.1 watches, one TLS connection each (what a client without HTTP/2 pays); their target is judged after full GCs through the inspector, on the second opening of as many watches in the process (the first, also printed, grows the allocator\'s and TLS pools once). Bare node:https answering the same watches with headers only, opened the same way, shows what Node itself keeps per TLS connection. HTTP/2 streams sharing one connection (kubectl, Go clients) are measured by the scale run (--scale).',
 ];
 
 export function writeResults(dir: string, r: Results): string {

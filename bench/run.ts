@@ -25,12 +25,12 @@ import type { HttpsClient } from './httpsClient';
 import { runLoad, sleep, Pids } from './load';
 import { runStartup } from './startup';
 import { currentLoad, describeMachine } from './machine';
-import { benchNamespace, objectName, warmupNamespace } from './objects';
+import { benchNamespace, objectName, warmupNamespace, watchNamespace } from './objects';
 import { evaluateTargets, renderTable, Results, writeResults } from './report';
 import { alternate } from './rounds';
 import { ensureNamespace, ListMode, serverCreates, serverGets, serverListOnce, serverLists } from './serverLoad';
 import { etcdUpdates, serverUpdates } from './updates';
-import { etcdWatchers, serverWatchers } from './watchers';
+import { idleWatchersAfterGc, etcdWatchers, serverWatchers, type IdleAfterGc } from './watchers';
 import { scaleMain } from './scale';
 
 const defaults = {
@@ -332,7 +332,12 @@ async function watchPhase(ctx: Ctx): Promise<void> {
   const { cfg, api, pids, results } = ctx;
   const wo = { watchers: cfg.watchers, updates: cfg.updates, rate: cfg.watchRate, pad: cfg.pad, drainSeconds: cfg.drainSeconds, warmupUpdates: cfg.watchWarmup };
   step(`watch: ${wo.watchers} HTTPS watchers, ${wo.updates} merge-patches at ${wo.rate}/s`);
+  const idlePath = `/api/v1/namespaces/${watchNamespace}/serviceaccounts?watch=1&timeoutSeconds=1800`;
+  const firstOpening = await idleWatchersAfterGc(api, pids.apiserver, ctx.inspectPort, idlePath, wo.watchers);
   const watchServer = await serverWatchers(api, pids, wo, ctx.inspectPort);
+  watchServer.idle.firstOpeningAfterGc = firstOpening;
+  step(`watch: ${wo.watchers} idle HTTP/1.1 watches on bare node:https, twice, for Node's floor`);
+  watchServer.idle.bareAfterGc = await bareIdle(ctx, idlePath, wo.watchers);
   step(`watch: ${wo.watchers} etcd3 watchers, ${wo.updates} puts at ${wo.rate}/s`);
   // The watchers get their own client (one gRPC channel) so the puts do not share it.
   const watchClient = etcdClient(ctx.cluster.etcd.endpoint);
@@ -341,6 +346,25 @@ async function watchPhase(ctx: Ctx): Promise<void> {
     results.watch = { server: watchServer, etcd: watchEtcd };
   } finally {
     watchClient.close();
+  }
+}
+
+/** bareIdleWatchers against a bare node:https process with the apiserver's TLS settings. */
+async function bareIdle(ctx: Ctx, path: string, n: number): Promise<{ first: IdleAfterGc; second: IdleAfterGc }> {
+  const tmp = mkdtempSync(join(tmpdir(), 'svc-bench-bare-'));
+  try {
+    writeFileSync(join(tmp, 'body.json'), '{}');
+    const inspectPort = await freePort();
+    const bare = await startBareServer(ctx.cluster.pkiDir, await freePort(), join(tmp, 'body.json'), [`--inspect=127.0.0.1:${inspectPort}`]);
+    try {
+      const client = ctx.api.withBase(bare.url, 1);
+      const first = await idleWatchersAfterGc(client, bare.pid, inspectPort, path, n);
+      return { first, second: await idleWatchersAfterGc(client, bare.pid, inspectPort, path, n) };
+    } finally {
+      await bare.stop();
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
 

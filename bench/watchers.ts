@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { ClientRequest } from 'node:http';
 import type { Etcd3, Watcher } from 'etcd3';
 import { steadyRss } from './cluster';
-import { Inspector } from './inspector';
+import { Inspector, type MemoryUsage } from './inspector';
 import type { HttpsClient } from './httpsClient';
 import { CpuMeter, CpuUse, percentiles, Percentiles, Pids, round, sleep } from './load';
 import { findSeq, seqLabel, serviceAccount, watchNamespace, rawPrefix } from './objects';
@@ -64,7 +64,70 @@ export interface IdleMemory {
    * For the apiserver run, the same span measured after full GCs (through the inspector): the
    * figures above are without a GC, so a collection between the two points can make them negative.
    */
-  afterGc?: { rssPerWatcherBytes: number; heapPerWatcherBytes: number };
+  afterGc?: IdleAfterGc;
+  /**
+   * afterGc is taken on the second opening of this many watches: the first opening on a process
+   * (this one, idle watches opened and closed just before) also grows the allocator's and TLS
+   * pools once, which later watchers reuse.
+   */
+  firstOpeningAfterGc?: IdleAfterGc;
+  /** The same streams opened the same way on bare node:https (bench/bareServer.ts): Node's own floor. */
+  bareAfterGc?: { first: IdleAfterGc; second: IdleAfterGc };
+}
+
+export interface IdleAfterGc {
+  rssPerWatcherBytes: number;
+  heapPerWatcherBytes: number;
+}
+
+/** Opens watcher 0 … n−1 in batches, so hundreds of TLS handshakes do not all queue at once. */
+async function inBatches(n: number, open: (w: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < n; i += 50) {
+    await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, k) => open(i + k)));
+  }
+}
+
+/** Growth between two after-GC points, per watcher. */
+function perWatcherAfterGc(before: MemoryUsage, rssBefore: number, after: MemoryUsage, rssAfter: number, n: number): IdleAfterGc {
+  return {
+    rssPerWatcherBytes: Math.round((rssAfter - rssBefore) / n),
+    heapPerWatcherBytes: Math.round((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / n),
+  };
+}
+
+/**
+ * n idle HTTP/1.1 watches on path (the process pid, started with --inspect on inspectPort), each on
+ * its own TLS connection as serverWatchers opens them: what the server keeps per idle watch after
+ * GC. They are closed again before it returns.
+ */
+export async function idleWatchersAfterGc(client: HttpsClient, pid: number, inspectPort: number, path: string, n: number): Promise<IdleAfterGc> {
+  const agent = new https.Agent({ keepAlive: false, maxSockets: Infinity, ...client.creds });
+  const streams: ClientRequest[] = [];
+  let closing = false;
+  try {
+    const gcBefore = await Inspector.memoryAfterGcAt(inspectPort);
+    const rssBefore = await steadyRss(pid);
+    await inBatches(n, (w) =>
+      new Promise<void>((resolve, reject) => {
+        streams[w] = client.stream(
+          path,
+          agent,
+          (status) => (status === 200 ? resolve() : reject(new Error(`idle watch: HTTP ${status}`))),
+          () => undefined,
+          (err) => {
+            if (!closing) reject(err ?? new Error('idle watch ended before it answered'));
+          },
+        );
+      }),
+    );
+    await sleep(1000);
+    const gcAfter = await Inspector.memoryAfterGcAt(inspectPort);
+    return perWatcherAfterGc(gcBefore, rssBefore, gcAfter, await steadyRss(pid), n);
+  } finally {
+    closing = true;
+    for (const s of streams) s?.destroy();
+    agent.destroy();
+  }
 }
 
 /** Per-(watcher, update) bookkeeping; latencies as arrival − send, by update sequence. */
@@ -241,10 +304,7 @@ export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOp
         },
       );
     });
-  // Open in batches so 500 TLS handshakes do not all queue at once.
-  for (let i = 0; i < o.watchers; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, o.watchers - i) }, (_, k) => open(i + k)));
-  }
+  await inBatches(o.watchers, open);
   const openSeconds = (performance.now() - openStart) / 1000;
   await sleep(1000);
   const rssAfter = await steadyRss(pids.apiserver);
@@ -252,11 +312,7 @@ export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOp
   let afterGc: IdleMemory['afterGc'];
   if (gcBefore && gcRssBefore !== undefined && inspectPort !== undefined) {
     const gcAfter = await Inspector.memoryAfterGcAt(inspectPort);
-    const gcRssAfter = await steadyRss(pids.apiserver);
-    afterGc = {
-      rssPerWatcherBytes: Math.round((gcRssAfter - gcRssBefore) / o.watchers),
-      heapPerWatcherBytes: Math.round((gcAfter.heapUsed + gcAfter.arrayBuffers - gcBefore.heapUsed - gcBefore.arrayBuffers) / o.watchers),
-    };
+    afterGc = perWatcherAfterGc(gcBefore, gcRssBefore, gcAfter, await steadyRss(pids.apiserver), o.watchers);
   }
 
   let meter: CpuMeter | undefined;
