@@ -13,6 +13,8 @@ import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
 import type { TableTarget } from './tableOutput';
 import { warningHeaderValue } from './warningHeader';
+import { endInPieces } from './endInPieces';
+import { isHttp2Response } from './protocol';
 
 export type OutputEncoding = 'json' | 'yaml' | 'protobuf' | 'cbor';
 
@@ -218,7 +220,9 @@ export function writeBody(
   }
   headers['Content-Length'] = payload.length;
   res.writeHead(code, headers);
-  res.end(req.method === 'HEAD' ? undefined : payload);
+  if (req.method === 'HEAD') res.end();
+  else if (isHttp2Response(res)) res.end(payload);
+  else endInPieces(res, payload);
 }
 
 /** The last object written as a response body, for audit at level RequestResponse. */

@@ -4,7 +4,7 @@ import { CompactedError, FutureRevisionError, WatchEvent } from '../etcd/storage
 import { recordWatch, WatchRecorder } from '../etcd/testing/watchRecorder';
 import { CacheReinitializingError, WatcherTooSlowError } from './errors';
 import { cachePrefix, closeCacheFixtures, openCacheFixture } from './testing/cacheFixture';
-import type { WatchCache } from './watchCache';
+import { WatchCache } from './watchCache';
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s));
 const dec = (b: Uint8Array): string => Buffer.from(b).toString();
@@ -83,6 +83,44 @@ describe('start and reads', () => {
     const res = await waiting;
     expect(dec(res.kv!.value)).toBe('2');
     expect(res.revision).toBeGreaterThanOrEqual(b.modRevision);
+  });
+});
+
+describe('values of the initial list', () => {
+  test('are kept as views of the buffer the store shared; once under half of a buffer is in use, the rest are copied out', async () => {
+    const { gated, mem } = await setup({}, 8);
+    // A store that hands out each page's values as views of one buffer (as the etcd client does).
+    const packing = Object.create(gated) as typeof gated;
+    packing.list = async (prefix, opts) => {
+      const r = await gated.list(prefix, opts);
+      const pack = Buffer.concat(r.kvs.map((kv) => kv.value));
+      let at = 0;
+      const kvs = r.kvs.map((kv) => {
+        const value = new Uint8Array(pack.buffer, pack.byteOffset + at, kv.value.byteLength);
+        at += kv.value.byteLength;
+        return { ...kv, value };
+      });
+      return { ...r, kvs };
+    };
+    const cache = new WatchCache({ underlying: packing, prefix: P });
+    await cache.start();
+    try {
+      const shared = (await cache.listFromCache(P)).kvs.map((kv) => kv.value);
+      const buffer = shared[0].buffer;
+      expect(shared.every((v) => v.buffer === buffer && v.byteLength < buffer.byteLength)).toBe(true);
+      const update = async (i: number): Promise<void> => {
+        await cache.guaranteedUpdate(`${P}seed-000${i}`, () => enc(`u${i}`));
+        await cache.waitUntilFresh(await mem.currentRevision());
+      };
+      for (const i of [0, 1, 2, 3]) await update(i); // 4 of 8 still on the buffer: kept
+      expect((await cache.listFromCache(P)).kvs.filter((kv) => kv.value.buffer === buffer)).toHaveLength(4);
+      await update(4); // 3 of 8: the rest move to buffers of their own
+      const after = (await cache.listFromCache(P)).kvs;
+      expect(after.filter((kv) => kv.value.buffer === buffer)).toHaveLength(0);
+      expect(after.map((kv) => dec(kv.value))).toEqual(['u0', 'u1', 'u2', 'u3', 'u4', 's5', 's6', 's7']);
+    } finally {
+      await cache.close();
+    }
   });
 });
 

@@ -50,6 +50,7 @@ import { LazyWatch } from './lazyWatch';
 import { ResolvedOptions, resolveOptions, WatchCacheOptions } from './options';
 import { RevisionReader } from './revisionReader';
 import { RevisionWaiters } from './revisionWaiters';
+import { SharedValues } from './sharedValues';
 import { SortedKeys } from './sortedKeys';
 
 /** Options of listFromCache: the API's resourceVersion semantics (watch-and-list.md §5). */
@@ -91,6 +92,8 @@ export class WatchCache implements Storage, WatcherHost {
   private readonly o: ResolvedOptions;
   private readonly limits: WatcherLimits;
   private readonly state = new Map<string, KeyValue>();
+  /** Which state values are views of the initial list's shared buffers (copyValues only). */
+  private readonly shared = new SharedValues();
   private readonly index = new SortedKeys();
   private readonly waiters: RevisionWaiters;
   private readonly revisionReader: RevisionReader;
@@ -339,6 +342,7 @@ export class WatchCache implements Storage, WatcherHost {
     this.waiters.failAll(err);
     this.rejectStarted?.(err);
     this.state.clear();
+    this.shared.clear();
     this.index.reset([]);
     this.window.reset(0);
   }
@@ -472,11 +476,13 @@ export class WatchCache implements Storage, WatcherHost {
       }
       if (gen !== this.generation) return;
       this.state.clear();
+      this.shared.clear();
       const keys = new Array<string>(kvs.length);
       for (let i = 0; i < kvs.length; i++) {
         const kv = kvs[i];
         keys[i] = kv.key;
-        this.state.set(kv.key, { key: kv.key, value: this.own(kv.value), modRevision: kv.modRevision, createRevision: kv.createRevision });
+        this.state.set(kv.key, { key: kv.key, value: kv.value, modRevision: kv.modRevision, createRevision: kv.createRevision });
+        if (this.o.copyValues) this.shared.adopt(kv.key, kv.value);
       }
       this.index.reset(keys);
       this.window.reset(revision);
@@ -530,12 +536,14 @@ export class WatchCache implements Storage, WatcherHost {
     for (const e of events) {
       if (e.modRevision < this.revision || !e.key.startsWith(this.prefix)) continue; // already seen, or not ours
       const ev = this.ownEvent(e);
+      const replaced = this.state.get(ev.key);
       if (ev.type === 'put') {
-        if (!this.state.has(ev.key)) this.index.insert(ev.key);
+        if (!replaced) this.index.insert(ev.key);
         this.state.set(ev.key, { key: ev.key, value: ev.value, modRevision: ev.modRevision, createRevision: ev.createRevision });
       } else if (this.state.delete(ev.key)) {
         this.index.remove(ev.key);
       }
+      if (replaced) this.released(replaced.value);
       entries.push(this.window.push(ev, now));
       this.revision = e.modRevision;
       this.stateFrom = e.modRevision;
@@ -563,6 +571,20 @@ export class WatchCache implements Storage, WatcherHost {
       ev.prevModRevision = e.prevModRevision;
     }
     return ev;
+  }
+
+  /**
+   * A state entry's value is gone from the state. When its shared buffer (the initial list's) is
+   * now less than half in use, the entries still on it get copies of their own, so the buffer
+   * can be freed. The entries change in place: same bytes, only their memory moves.
+   */
+  private released(value: Uint8Array): void {
+    const keys = this.shared.release(value);
+    if (!keys) return;
+    for (const key of keys) {
+      const kv = this.state.get(key);
+      if (kv && kv.value.buffer === value.buffer) kv.value = new Uint8Array(kv.value);
+    }
   }
 
   private own(bytes: Uint8Array): Uint8Array {

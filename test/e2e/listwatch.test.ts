@@ -212,3 +212,23 @@ async function etcdWatchers(): Promise<number> {
   const line = text.split('\n').find((l) => l.startsWith('etcd_debugging_mvcc_watcher_total '));
   return Number(line?.split(' ')[1] ?? NaN);
 }
+
+describe('large bodies over HTTP/1.1', () => {
+  test('a list over 1 MiB (written in pieces, each after a drain) arrives whole', async () => {
+    const api = c.apiserver;
+    await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'big' } } });
+    const data = 'x'.repeat(400 * 1024);
+    for (let i = 0; i < 4; i++) {
+      const r = await api.request('POST', '/api/v1/namespaces/big/configmaps', { body: { metadata: { name: `cm-${i}` }, data: { d: `${i}${data}` } } });
+      expect(r.status).toBe(201);
+    }
+    for (const rv of ['', '?resourceVersion=0']) {
+      const r = await api.request('GET', `/api/v1/namespaces/big/configmaps${rv}`);
+      expect(r.status).toBe(200);
+      expect(Number(r.headers['content-length'])).toBe(r.bytes.length);
+      expect(r.bytes.length).toBeGreaterThan(1024 * 1024 + 1);
+      const l = r.json<{ items: { metadata: { name: string }; data: { d: string } }[] }>();
+      expect(l.items.map((i) => [i.metadata.name, i.data.d.length, i.data.d[0]])).toEqual([0, 1, 2, 3].map((i) => [`cm-${i}`, data.length + 1, String(i)]));
+    }
+  });
+});

@@ -6,6 +6,8 @@
 // values then pin only each other. One allocation per value fragmented the native heap: at 100k
 // objects the scale run's RSS after GC was 764–821 MiB with one per value, 628 MiB with one per
 // message, 508 MiB with views of the message (which pin headers, keys and previous values).
+// The watch cache keeps its initial list's values as views of these buffers (watchcache/
+// sharedValues.ts) rather than copying each one.
 
 const TWO_32 = 4294967296;
 const EMPTY = Buffer.alloc(0);
