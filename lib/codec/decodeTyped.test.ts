@@ -2,6 +2,8 @@
 // it answers, and give up on everything those report (errors, warnings) or merge.
 import { ConfigMapSchema, ServiceAccountSchema, type ObjectSchema } from '../api';
 import { parseGoJson, parseGoJsonTree } from '../machinery/goJson';
+import { isShareableJson, type JsonValue } from '../machinery/jsonValue';
+import { normalize } from './normalize';
 import { sampleObject, topLevelKinds } from '../apiserver/testing/sampleObjects';
 import { decodeTree } from './decodeTree';
 import { decodeTyped } from './decodeTyped';
@@ -75,6 +77,16 @@ describe('decodeTyped', () => {
     ['deep free-form nesting', `{"metadata":{"name":"a","managedFields":[{"fieldsV1":${'['.repeat(100)}${']'.repeat(100)}}]}}`],
   ])('gives up on %s', (_name, body) => {
     expect(decodeTyped(Buffer.from(body), ServiceAccountSchema)).toBeUndefined();
+  });
+
+  test('free-form values are marked shareable, so normalize does not copy them', () => {
+    const got = decodeTyped(Buffer.from(`{"metadata":{"name":"a","managedFields":[{"fieldsV1":{"f:x":{}}}]}}`), ServiceAccountSchema) as {
+      metadata: { managedFields: { fieldsV1: JsonValue }[] };
+    };
+    const fields = got.metadata.managedFields[0].fieldsV1;
+    expect(isShareableJson(fields)).toBe(true);
+    const normalized = normalize(got, ServiceAccountSchema) as typeof got;
+    expect(normalized.metadata.managedFields[0].fieldsV1).toBe(fields);
   });
 
   test('an invalid base64 value gives up; a valid one is re-encoded as decodeTree does', () => {

@@ -8,7 +8,7 @@
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { GoJsonScanner } from '../machinery/goJson';
 import type { JsonValue } from '../machinery/jsonValue';
-import { setOwn } from '../machinery/jsonValue';
+import { setOwn, shareableJson } from '../machinery/jsonValue';
 import { decodeGoBase64 } from './goBase64';
 import { canonicalMicroTime, canonicalTime } from './goTime';
 
@@ -135,8 +135,11 @@ class TypedReader extends GoJsonScanner {
         });
         return out;
       }
-      case 'any':
-        return this.any();
+      case 'any': {
+        // Nothing writes into a free-form value (FieldsV1) once read: normalize's copy may share it.
+        const v = this.any();
+        return typeof v === 'object' && v !== null ? shareableJson(v) : v;
+      }
     }
   }
 
