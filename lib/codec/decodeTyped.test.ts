@@ -1,7 +1,7 @@
 // The one-pass typed decoder must give exactly what parseGoJsonTree + decodeTree give whenever
 // it answers, and give up on everything those report (errors, warnings) or merge.
 import { ConfigMapSchema, ServiceAccountSchema, type ObjectSchema } from '../api';
-import { parseGoJson, parseGoJsonTree } from '../machinery/goJson';
+import { parseGoJsonTree } from '../machinery/goJson';
 import { isShareableJson, type JsonValue } from '../machinery/jsonValue';
 import { normalize } from './normalize';
 import { sampleObject, topLevelKinds } from '../apiserver/testing/sampleObjects';
@@ -93,15 +93,5 @@ describe('decodeTyped', () => {
     const bin = (v: string): string => `{"metadata":{"name":"a"},"binaryData":{"k":${JSON.stringify(v)}}}`;
     expect(decodeTyped(Buffer.from(bin('!!')), ConfigMapSchema)).toBeUndefined();
     same(bin('AAEC'), ConfigMapSchema);
-  });
-});
-
-describe('interned strings', () => {
-  test('strings sharing a slot keep their own text', () => {
-    // "Aa" and "BB" hash alike (31·'A'+'a' = 31·'B'+'B').
-    expect(parseGoJson('["Aa","BB","Aa","BB",{"Aa":"BB","BB":"Aa"}]')).toEqual(['Aa', 'BB', 'Aa', 'BB', { Aa: 'BB', BB: 'Aa' }]);
-  });
-  test('a string read again is the same text, escaped or not', () => {
-    expect(parseGoJson('["ab","a\\u0062","ab","abc","ab"]')).toEqual(['ab', 'ab', 'ab', 'abc', 'ab']);
   });
 });
