@@ -9,6 +9,7 @@ import type { GoJsonNode } from '../machinery/goJson';
 import { goJsonNodeFromValue, GoJsonSyntaxError, parseGoJsonTree } from '../machinery/goJson';
 import { goQuote } from '../machinery/goStrconv';
 import { decodeTree } from './decodeTree';
+import { decodeTyped } from './decodeTyped';
 import { GroupVersionKind, groupVersionString, interpretKind, InterpretError, parseGroupVersion, withDefaults } from './interpret';
 import { mediaTypeOf } from './mediaType';
 import { normalize } from './normalize';
@@ -192,6 +193,22 @@ function decodeCborBody(body: Uint8Array, opts: DecodeOptions, validation: Field
   return finish(actual, result.value, warnings);
 }
 
+/** decode's end for a body decodeTyped read: interpretKind's reading of the same members, then as below. */
+function finishTyped(value: Record<string, unknown>, body: Uint8Array, opts: DecodeOptions): DecodeResult {
+  // decodeTyped gave up on anything but a string or null in these (and on other spellings).
+  const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : '';
+  const kind = typeof value.kind === 'string' ? value.kind : '';
+  let actual: GroupVersionKind;
+  try {
+    actual = withDefaults({ ...parseGroupVersion(apiVersion), kind }, opts.gvk);
+  } catch (e) {
+    if (e instanceof InterpretError) throw unrecognized(opts.gvk.kind, e.message, body);
+    throw e;
+  }
+  checkKind(actual, opts);
+  return finish(actual, value, []);
+}
+
 /** Decodes a create/update body; throws ApiError (400/415) as upstream would. */
 export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
   const validation = opts.fieldValidation ?? 'Warn';
@@ -204,6 +221,9 @@ export function decode(body: Uint8Array, opts: DecodeOptions): DecodeResult {
   let root: GoJsonNode;
   const strictErrors: string[] = [];
   if (mediaType === '' || mediaType === 'application/json') {
+    // Most bodies decode in one pass; anything to report is left to the exact path below.
+    const typed = decodeTyped(body, opts.schema);
+    if (typed) return finishTyped(typed, body, opts);
     try {
       root = parseGoJsonTree(body);
     } catch (e) {

@@ -137,3 +137,18 @@ describe('Go json encoding', () => {
     expect(goJsonStringify(v)).toBe(want);
   });
 });
+
+// Short ASCII strings come from a table of recent ones (by a hash of their bytes).
+describe('interned strings', () => {
+  test('strings sharing a slot keep their own text', () => {
+    // "Aa" and "BB" hash alike (31·'A'+'a' = 31·'B'+'B').
+    expect(parseGoJson('["Aa","BB","Aa","BB",{"Aa":"BB","BB":"Aa"}]')).toEqual(['Aa', 'BB', 'Aa', 'BB', { Aa: 'BB', BB: 'Aa' }]);
+  });
+  test('a string read again is the same text, escaped or not', () => {
+    expect(parseGoJson('["ab","a\\u0062","ab","abc","ab"]')).toEqual(['ab', 'ab', 'ab', 'abc', 'ab']);
+  });
+  test('at, past and beside the length limit, and non-ASCII', () => {
+    const texts = ['a'.repeat(32), 'a'.repeat(33), 'é', 'aé', 'a'.repeat(32)];
+    expect(parseGoJson(Buffer.from(JSON.stringify(texts)))).toEqual(texts);
+  });
+});

@@ -26,6 +26,10 @@ export type GoJsonNode =
   | { kind: 'null' };
 
 const maxDepth = 10000;
+/** Strings read recently (one per slot, by a hash of their bytes): see GoJsonScanner.interned. */
+const internSlots = 4096;
+const internedLength = 32;
+const internTable: (string | undefined)[] = new Array<string | undefined>(internSlots);
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 /** quoteChar of Go's scanner: the byte as a rune (U+00XX), Go-quoted between single quotes. */
@@ -48,26 +52,171 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 }
 
-class Parser {
-  private pos = 0;
-  private depth = 0;
+/**
+ * Go's scanner over one document's bytes: values, literals and strings read the way Go reads
+ * them, failing with Go's syntax error. Parser builds the node tree with it; the typed request
+ * decoder (lib/codec/decodeTyped.ts) reads a body straight into the schema's form with it.
+ */
+export class GoJsonScanner {
+  pos = 0;
+  protected depth = 0;
   /** The same bytes as a Buffer, for native Latin-1 slices of ASCII runs. */
   private readonly buf: Buffer;
-  constructor(private readonly b: Uint8Array) {
+  constructor(protected readonly b: Uint8Array) {
     this.buf = Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   }
 
-  private fail(context: string): never {
+  get length(): number {
+    return this.b.length;
+  }
+
+  fail(context: string): never {
     if (this.pos >= this.b.length) throw new GoJsonSyntaxError('unexpected end of JSON input', this.b.length);
     throw new GoJsonSyntaxError(`invalid character ${quoteChar(this.b[this.pos])} ${context}`, this.pos);
   }
-  private skipSpace(): void {
+  skipSpace(): void {
     while (this.pos < this.b.length && isSpace(this.b[this.pos])) this.pos++;
   }
-  private peek(): number {
+  peek(): number {
     return this.pos < this.b.length ? this.b[this.pos] : -1;
   }
 
+  enter(): void {
+    if (++this.depth > maxDepth) this.fail('exceeded max depth');
+  }
+
+  literal(word: string): void {
+    for (let i = 0; i < word.length; i++) {
+      if (this.peek() !== word.charCodeAt(i)) {
+        if (i === 0) this.fail('looking for beginning of value');
+        this.fail(`in literal ${word} (expecting '${word[i]}')`);
+      }
+      this.pos++;
+    }
+  }
+
+  number(): string {
+    const start = this.pos;
+    if (this.peek() === 0x2d) {
+      this.pos++;
+      if (!isDigit(this.peek())) this.fail('in numeric literal');
+    }
+    if (this.peek() === 0x30) this.pos++;
+    else while (isDigit(this.peek())) this.pos++;
+    if (this.peek() === 0x2e) {
+      this.pos++;
+      if (!isDigit(this.peek())) this.fail('after decimal point in numeric literal');
+      while (isDigit(this.peek())) this.pos++;
+    }
+    if (this.peek() === 0x65 || this.peek() === 0x45) {
+      this.pos++;
+      if (this.peek() === 0x2b || this.peek() === 0x2d) this.pos++;
+      if (!isDigit(this.peek())) this.fail('in exponent of numeric literal');
+      while (isDigit(this.peek())) this.pos++;
+    }
+    return utf8.decode(this.b.subarray(start, this.pos));
+  }
+
+  /**
+   * A short ASCII string without escapes: the same string as the last time these bytes were
+   * read, so member names and common values are not made again per body, and strings used as
+   * property names are the ones V8 already internalised.
+   */
+  private interned(start: number, end: number, hash: number): string {
+    const slot = hash & (internSlots - 1);
+    const known = internTable[slot];
+    const len = end - start;
+    if (known !== undefined && known.length === len) {
+      const b = this.b;
+      let i = 0;
+      while (i < len && known.charCodeAt(i) === b[start + i]) i++;
+      if (i === len) return known;
+    }
+    const s = this.buf.toString('latin1', start, end);
+    internTable[slot] = s;
+    return s;
+  }
+
+  /** Bytes [start, end) as text; ASCII runs (most keys and values) without a TextDecoder call or a subarray. */
+  private text(start: number, end: number, ascii: boolean): string {
+    if (ascii) return this.buf.toString('latin1', start, end);
+    return utf8.decode(this.b.subarray(start, end));
+  }
+
+  string(): string {
+    const b = this.b;
+    const n = b.length;
+    let pos = ++this.pos;
+    let out = '';
+    const start = pos;
+    let runStart = pos;
+    let ascii = true;
+    let hash = 0;
+    for (;;) {
+      if (pos >= n) {
+        this.pos = pos;
+        this.fail('in string literal');
+      }
+      const c = b[pos];
+      if (c === 0x22) {
+        this.pos = pos + 1;
+        if (ascii && runStart === start && pos - start <= internedLength) return this.interned(start, pos, hash);
+        out += this.text(runStart, pos, ascii);
+        return out;
+      }
+      if (c !== 0x5c) {
+        if (c < 0x20) {
+          this.pos = pos;
+          this.fail('in string literal');
+        }
+        if (c >= 0x80) ascii = false;
+        hash = (hash * 31 + c) | 0;
+        pos++;
+        continue;
+      }
+      out += this.text(runStart, pos, ascii);
+      this.pos = pos + 1;
+      const e = this.peek();
+      const simple = simpleEscapes[e];
+      if (simple !== undefined) {
+        out += simple;
+        this.pos++;
+      } else if (e === 0x75) {
+        this.pos++;
+        out += String.fromCharCode(this.hex4());
+        // Go joins a valid surrogate pair and turns a lone surrogate into U+FFFD.
+        const last = out.charCodeAt(out.length - 1);
+        if (last >= 0xd800 && last <= 0xdbff) {
+          if (this.peek() === 0x5c && this.b[this.pos + 1] === 0x75) {
+            const save = this.pos;
+            this.pos += 2;
+            const lo = this.hex4();
+            if (lo >= 0xdc00 && lo <= 0xdfff) out += String.fromCharCode(lo);
+            else {
+              out = `${out.slice(0, -1)}\ufffd`;
+              this.pos = save;
+            }
+          } else out = `${out.slice(0, -1)}\ufffd`;
+        } else if (last >= 0xdc00 && last <= 0xdfff) out = `${out.slice(0, -1)}\ufffd`;
+      } else this.fail('in string escape code');
+      pos = runStart = this.pos;
+      ascii = true;
+    }
+  }
+
+  private hex4(): number {
+    let v = 0;
+    for (let i = 0; i < 4; i++) {
+      const c = this.peek();
+      if (!isHex(c)) this.fail('in \\u hexadecimal character escape');
+      v = v * 16 + parseInt(String.fromCharCode(c), 16);
+      this.pos++;
+    }
+    return v;
+  }
+}
+
+class Parser extends GoJsonScanner {
   /**
    * Iterative (an explicit stack instead of recursion), so nesting up to Go's limit of 10000
    * cannot overflow the JavaScript stack.
@@ -175,116 +324,6 @@ class Parser {
         if (c === 0x2d || isDigit(c)) return { kind: 'number', text: this.number() };
         return this.fail('looking for beginning of value');
     }
-  }
-
-  private enter(): void {
-    if (++this.depth > maxDepth) this.fail('exceeded max depth');
-  }
-
-  private literal(word: string): void {
-    for (let i = 0; i < word.length; i++) {
-      if (this.peek() !== word.charCodeAt(i)) {
-        if (i === 0) this.fail('looking for beginning of value');
-        this.fail(`in literal ${word} (expecting '${word[i]}')`);
-      }
-      this.pos++;
-    }
-  }
-
-  private number(): string {
-    const start = this.pos;
-    if (this.peek() === 0x2d) {
-      this.pos++;
-      if (!isDigit(this.peek())) this.fail('in numeric literal');
-    }
-    if (this.peek() === 0x30) this.pos++;
-    else while (isDigit(this.peek())) this.pos++;
-    if (this.peek() === 0x2e) {
-      this.pos++;
-      if (!isDigit(this.peek())) this.fail('after decimal point in numeric literal');
-      while (isDigit(this.peek())) this.pos++;
-    }
-    if (this.peek() === 0x65 || this.peek() === 0x45) {
-      this.pos++;
-      if (this.peek() === 0x2b || this.peek() === 0x2d) this.pos++;
-      if (!isDigit(this.peek())) this.fail('in exponent of numeric literal');
-      while (isDigit(this.peek())) this.pos++;
-    }
-    return utf8.decode(this.b.subarray(start, this.pos));
-  }
-
-  /** Bytes [start, end) as text; short ASCII runs (most keys and values) without a TextDecoder call. */
-  private text(start: number, end: number, ascii: boolean): string {
-    if (ascii) return end - start <= 16 ? String.fromCharCode.apply(null, this.b.subarray(start, end) as unknown as number[]) : this.buf.toString('latin1', start, end);
-    return utf8.decode(this.b.subarray(start, end));
-  }
-
-  private string(): string {
-    const b = this.b;
-    const n = b.length;
-    let pos = ++this.pos;
-    let out = '';
-    let runStart = pos;
-    let ascii = true;
-    for (;;) {
-      if (pos >= n) {
-        this.pos = pos;
-        this.fail('in string literal');
-      }
-      const c = b[pos];
-      if (c === 0x22) {
-        out += this.text(runStart, pos, ascii);
-        this.pos = pos + 1;
-        return out;
-      }
-      if (c !== 0x5c) {
-        if (c < 0x20) {
-          this.pos = pos;
-          this.fail('in string literal');
-        }
-        if (c >= 0x80) ascii = false;
-        pos++;
-        continue;
-      }
-      out += this.text(runStart, pos, ascii);
-      this.pos = pos + 1;
-      const e = this.peek();
-      const simple = simpleEscapes[e];
-      if (simple !== undefined) {
-        out += simple;
-        this.pos++;
-      } else if (e === 0x75) {
-        this.pos++;
-        out += String.fromCharCode(this.hex4());
-        // Go joins a valid surrogate pair and turns a lone surrogate into U+FFFD.
-        const last = out.charCodeAt(out.length - 1);
-        if (last >= 0xd800 && last <= 0xdbff) {
-          if (this.peek() === 0x5c && this.b[this.pos + 1] === 0x75) {
-            const save = this.pos;
-            this.pos += 2;
-            const lo = this.hex4();
-            if (lo >= 0xdc00 && lo <= 0xdfff) out += String.fromCharCode(lo);
-            else {
-              out = `${out.slice(0, -1)}\ufffd`;
-              this.pos = save;
-            }
-          } else out = `${out.slice(0, -1)}\ufffd`;
-        } else if (last >= 0xdc00 && last <= 0xdfff) out = `${out.slice(0, -1)}\ufffd`;
-      } else this.fail('in string escape code');
-      pos = runStart = this.pos;
-      ascii = true;
-    }
-  }
-
-  private hex4(): number {
-    let v = 0;
-    for (let i = 0; i < 4; i++) {
-      const c = this.peek();
-      if (!isHex(c)) this.fail('in \\u hexadecimal character escape');
-      v = v * 16 + parseInt(String.fromCharCode(c), 16);
-      this.pos++;
-    }
-    return v;
   }
 }
 

@@ -5,6 +5,8 @@
 // splice is found once per stored value by checking it against the item serialised the slow way
 // (decode, normalise, stringify); a value it does not reproduce exactly keeps that text instead.
 import { isAscii } from 'node:buffer';
+import { ObjectMetaSchema } from '../api';
+import { emissionOrder } from '../codec/normalize';
 import { SplicedJson } from '../codec/splicedJson';
 
 /** Where resourceVersion goes back in: which commas, the stored head's length, the insert offset. */
@@ -50,6 +52,59 @@ export function listItemSplice(stored: Uint8Array, item: string, revision: numbe
   const head = text.length - (without.length - 1);
   if (head < 1 || head >= headLimit || text[0] !== '{' || without[0] !== '{' || text.slice(head) !== without.slice(1)) return undefined;
   const offset = head + insertAt - 1;
+  return (offset * headLimit + head) * 4 + join;
+}
+
+/** ObjectMeta's members in emission order, by position: resourceVersion goes back in between them. */
+let metaOrder: Map<string, number> | undefined;
+let resourceVersionAt = -1;
+
+/**
+ * listItemSplice's number for bytes this server just stored from `obj` (encodeForStorage: its
+ * JSON without resourceVersion), found from the text before resourceVersion's place alone: the
+ * members before metadata and metadata's members that come before it, serialised as the stored
+ * text begins, must be exactly its first bytes. Undefined (the caller checks the slow way) when
+ * they are not, when kind and apiVersion are not first, when metadata's members are not in
+ * emission order or include one the schema lacks (the served item would drop or move them),
+ * or when the bytes are not ASCII.
+ */
+export function writtenSplice(stored: Uint8Array, obj: Record<string, unknown>): number | undefined {
+  const keys = Object.keys(obj);
+  if (keys[0] !== 'kind' || keys[1] !== 'apiVersion' || typeof obj.kind !== 'string' || typeof obj.apiVersion !== 'string') return undefined;
+  const meta = obj.metadata;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
+  if (!metaOrder) {
+    const order = emissionOrder(ObjectMetaSchema);
+    metaOrder = new Map(order.map((name, i) => [name, i]));
+    resourceVersionAt = order.indexOf('resourceVersion');
+  }
+  const before: Record<string, unknown> = {};
+  let last = -1;
+  let members = 0;
+  for (const name in meta) {
+    const at = metaOrder.get(name);
+    if (at === undefined || at <= last) return undefined;
+    last = at;
+    const v = (meta as Record<string, unknown>)[name];
+    if (at < resourceVersionAt && v !== undefined) {
+      before[name] = v;
+      members++;
+    }
+  }
+  const prefix: Record<string, unknown> = {};
+  for (const k of keys) {
+    if (k === 'metadata') break;
+    prefix[k] = obj[k];
+  }
+  prefix.metadata = before;
+  // `{…,"metadata":{…}}` without its two closing braces: the stored text up to the insert.
+  const text = JSON.stringify(prefix);
+  const offset = text.length - 2;
+  const head = JSON.stringify({ kind: obj.kind, apiVersion: obj.apiVersion }).length;
+  if (head >= headLimit || offset >= stored.length || !isAscii(stored)) return undefined;
+  const b = view(stored);
+  if (b.toString('latin1', 0, offset) !== text.slice(0, offset)) return undefined;
+  const join = members > 0 ? Join.After : b[offset] === 0x7d ? Join.Alone : Join.Before;
   return (offset * headLimit + head) * 4 + join;
 }
 

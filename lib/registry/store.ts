@@ -15,7 +15,7 @@ import { carryUpdateFields, fillCreateFields, formatTime, generateName } from '.
 import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
-import { listItemSplice, splicedListItem } from './servedJsonSplice';
+import { listItemSplice, splicedListItem, writtenSplice } from './servedJsonSplice';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
@@ -194,6 +194,10 @@ export class GenericStore {
   }
   private typeMetaHead: string | undefined;
   private typeMetaHeadBytes: Buffer | undefined;
+  /** typeMetaJsonHead and its comma as bytes, as the stored text of the served version begins. */
+  private typeMetaHeadBytesOf(): Buffer {
+    return (this.typeMetaHeadBytes ??= Buffer.from(`${this.typeMetaJsonHead},`));
+  }
 
   /**
    * The served (typed, normalised) object's compact JSON: TypeMeta, then the list item's members;
@@ -203,7 +207,7 @@ export class GenericStore {
   private servedJson(kv: KeyValue): RawJson | SplicedJson {
     const listItem = this.listItemJson(kv);
     if (listItem instanceof SplicedJson) {
-      const whole = listItem.withHead((this.typeMetaHeadBytes ??= Buffer.from(`${this.typeMetaJsonHead},`)));
+      const whole = listItem.withHead(this.typeMetaHeadBytesOf());
       if (whole) return whole;
     }
     const item = listItem.json;
@@ -219,6 +223,18 @@ export class GenericStore {
    */
   private servedWrite(obj: ApiObject, kv: KeyValue, previousRevision?: number): ApiObject {
     const served = { ...obj, metadata: withResourceVersion(obj.metadata ?? {}, String(kv.modRevision)) };
+    // Most writes: the response is the stored bytes with resourceVersion put in, found without
+    // serialising the object a second time.
+    const splice = writtenSplice(kv.value, obj);
+    const whole = splice === undefined ? undefined : splicedListItem(kv.value, splice, kv.modRevision).withHead(this.typeMetaHeadBytesOf());
+    if (whole) {
+      if (previousRevision !== undefined) {
+        this.servedJsonMemo.get(kv.key, kv.modRevision, () => splice!);
+        this.servedJsonMemo.delete(kv.key, previousRevision);
+      }
+      this.writtenJsons.set(served, whole);
+      return served;
+    }
     const { kind: _k, apiVersion: _a, ...rest } = served;
     const item = JSON.stringify(rest);
     if (previousRevision !== undefined) {
@@ -229,10 +245,10 @@ export class GenericStore {
     this.writtenJsons.set(served, new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`));
     return served;
   }
-  private readonly writtenJsons = new WeakMap<ApiObject, RawJson>();
+  private readonly writtenJsons = new WeakMap<ApiObject, RawJson | SplicedJson>();
 
   /** The compact JSON of an object create() or update() just returned, while the caller has not changed it. */
-  writtenJson(obj: ApiObject): RawJson | undefined {
+  writtenJson(obj: ApiObject): RawJson | SplicedJson | undefined {
     return this.writtenJsons.get(obj);
   }
 

@@ -6,24 +6,39 @@ import { goJsonStringify, parseGoJson } from '../goJson';
 import type { JsonValue } from '../jsonValue';
 import { isJsonObject } from '../jsonValue';
 
+// Key and value elements are immutable and serialised several times per write (the comparison
+// keys list items by it, the field set keys its tree by it): each keeps its FieldsV1 text once
+// made (`text`), which cost far less than a WeakMap beside them.
 export type PathElement =
   | { kind: 'field'; name: string }
   /** Key fields sorted by name, as upstream keeps them. */
-  | { kind: 'key'; fields: readonly (readonly [string, JsonValue])[] }
-  | { kind: 'value'; value: JsonValue }
+  | { kind: 'key'; fields: readonly (readonly [string, JsonValue])[]; text: string | undefined }
+  | { kind: 'value'; value: JsonValue; text: string | undefined }
   | { kind: 'index'; index: number };
 
 export type Path = readonly PathElement[];
 
+/** A string Go's encoder writes as it is between quotes: no quote, backslash, control character, <, >, & or non-ASCII. */
+const plainJsonString = /^[\x20\x21\x23-\x25\x27-\x3b\x3d\x3f-\x5b\x5d-\x7e]*$/;
+
+/** A map-list element named by one plain string field (`k:{"name":"x"}`, most of them), its text made at once. */
+function singleKey(name: string, value: string): PathElement {
+  const text = plainJsonString.test(name) && plainJsonString.test(value) ? `k:{"${name}":"${value}"}` : undefined;
+  return { kind: 'key', fields: [[name, value]], text };
+}
+
 export const pe = {
   field: (name: string): PathElement => ({ kind: 'field', name }),
-  key: (fields: Record<string, JsonValue>): PathElement => ({
-    kind: 'key',
-    fields: Object.keys(fields)
-      .sort(compareStrings)
-      .map((k) => [k, fields[k]] as const),
-  }),
-  value: (value: JsonValue): PathElement => ({ kind: 'value', value }),
+  key: (fields: Record<string, JsonValue>): PathElement => {
+    const names = Object.keys(fields);
+    if (names.length === 1 && typeof fields[names[0]] === 'string') return singleKey(names[0], fields[names[0]] as string);
+    return {
+      kind: 'key',
+      fields: names.sort(compareStrings).map((k) => [k, fields[k]] as const),
+      text: undefined,
+    };
+  },
+  value: (value: JsonValue): PathElement => ({ kind: 'value', value, text: undefined }),
   index: (index: number): PathElement => ({ kind: 'index', index }),
 };
 
@@ -124,25 +139,15 @@ function sortedJson(v: JsonValue): string {
   return goJsonStringify(v);
 }
 
-// Key and value elements are immutable and serialised several times per write (the comparison
-// keys list items by it, the field set keys its tree by it): each element's text is kept.
-const serialized = new WeakMap<PathElement, string>();
-
 /** The FieldsV1 key of an element: `f:name`, `k:{"name":"x"}`, `v:"x"`, `i:0`. */
 export function serializePathElement(e: PathElement): string {
   switch (e.kind) {
     case 'field':
       return `f:${e.name}`;
-    case 'key': {
-      let s = serialized.get(e);
-      if (s === undefined) serialized.set(e, (s = `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`));
-      return s;
-    }
-    case 'value': {
-      let s = serialized.get(e);
-      if (s === undefined) serialized.set(e, (s = `v:${sortedJson(e.value)}`));
-      return s;
-    }
+    case 'key':
+      return (e.text ??= `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`);
+    case 'value':
+      return (e.text ??= `v:${sortedJson(e.value)}`);
     case 'index':
       return `i:${e.index}`;
   }
@@ -165,11 +170,7 @@ export function deserializePathElement(s: string): PathElement {
       // Most keys are one field with a plain string (`k:{"name":"x"}`, as upstream writes a map
       // list's name): no JSON parse, and the text is already the element's own spelling.
       const simple = simpleKey.exec(rest);
-      if (simple) {
-        const e = pe.key({ [simple[1]]: simple[2] });
-        serialized.set(e, s);
-        return e;
-      }
+      if (simple) return { kind: 'key', fields: [[simple[1], simple[2]]], text: s };
       const v = parseJsonOrThrow(rest);
       if (!isJsonObject(v)) throw new Error('expected key value pairs');
       if (Object.keys(v).length === 0) throw new Error('expected key value pairs');

@@ -106,6 +106,8 @@ function immutable(newVal: unknown, oldVal: unknown, field: string): FieldError[
 
 /** Timestamps compare as instants (upstream compares decoded times, not their spelling). */
 function immutableTime(newVal: string | undefined, oldVal: string | undefined, field: string): FieldError[] {
+  // The same text (every update that keeps the field): no parse.
+  if ((newVal ?? '') === (oldVal ?? '')) return [];
   const a = newVal ? Date.parse(newVal) : NaN;
   const b = oldVal ? Date.parse(oldVal) : NaN;
   const same = (newVal ?? '') === (oldVal ?? '') || (!Number.isNaN(a) && a === b);
