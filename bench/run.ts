@@ -75,11 +75,11 @@ const defaults = {
   trackingObjects: 2000,
   trackingRounds: 3,
   /** Creates measured per policy count in the admission-policy phase (/proc CPU ticks are 10 ms: fewer is noise). */
-  policyCreates: 6000,
+  policyCreates: 12000,
   /** Bound ValidatingAdmissionPolicies (3 validations each) the policy phase measures with. */
   policyCounts: '0,10,100',
   /** Rounds the policy counts alternate in (each measures policyCreates ÷ rounds creates per count; a multiple of the counts' number puts each count in each place of a round equally often). */
-  policyRounds: 6,
+  policyRounds: 12,
   /** Small counts for a smoke run. */
   quick: false,
   /** Starts of each kind in the startup phase (--ephemeral, in-process test server, etcd + server). */
