@@ -17,6 +17,8 @@ export type FormatName = (typeof formats)[number]['name'];
 export interface FormatPass extends LoadResult {
   /** Bytes of one answer (the GET of the first object; the whole list). */
   bytes: number;
+  /** Each round's CLOCK_MONOTONIC window, so bench/profile.ts can cut a profile to one format's pass (--phase=formats.CBOR.list). */
+  rounds: { ops: number; monotonicUs?: [number, number] }[];
 }
 
 export interface FormatResult {
@@ -73,6 +75,10 @@ function merge(rounds: LoadResult[]): LoadResult {
   };
 }
 
+function pass(rounds: LoadResult[], bytes: number): FormatPass {
+  return { ...merge(rounds), bytes, rounds: rounds.map((r) => ({ ops: r.ops, ...(r.monotonicUs ? { monotonicUs: r.monotonicUs } : {}) })) };
+}
+
 /**
  * The formats take turns (one-second GET slices, single lists) rather than running one after
  * another, so load from elsewhere on a shared machine falls on all of them alike.
@@ -117,8 +123,8 @@ export async function runFormats(o: FormatsOptions): Promise<FormatsResult> {
   for (const f of formats) {
     out.results[f.name] = {
       mediaType: f.mediaType,
-      get: { ...merge(getRounds.get(f.name) ?? []), bytes: getBytes.get(f.name) ?? 0 },
-      list: { ...merge(listRounds.get(f.name) ?? []), bytes: listBytes.get(f.name) ?? 0 },
+      get: pass(getRounds.get(f.name) ?? [], getBytes.get(f.name) ?? 0),
+      list: pass(listRounds.get(f.name) ?? [], listBytes.get(f.name) ?? 0),
     };
   }
   return out;

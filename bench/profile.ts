@@ -5,7 +5,7 @@
 // rounds ran count (runLoad records them on CLOCK_MONOTONIC, the clock of the profile's
 // timestamps), so one run yields a profile per operation.
 //
-//   node dist/bench/bench/profile.js <file.cpuprofile> [--results=<bench json>] [--phase=creates|gets|updates]
+//   node dist/bench/bench/profile.js <file.cpuprofile> [--results=<bench json>] [--phase=creates|gets|updates|formats.CBOR.list]
 //        [--top=25] [--svg=<out.svg>] [--title=<text>]
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -194,10 +194,28 @@ interface BenchResults {
   [phase: string]: unknown;
 }
 
+interface PhaseRounds {
+  server?: { rounds?: { ops: number; monotonicUs?: [number, number] }[]; monotonicUs?: [number, number]; ops?: number };
+  rounds?: { ops: number; monotonicUs?: [number, number] }[];
+}
+
+/**
+ * A phase's rounds: `creates` (its server rounds), or a dotted path to a pass with its own
+ * rounds, `formats.CBOR.list` (the formats phase's results by format, get or list).
+ */
+function phaseRounds(results: BenchResults, phase: string): PhaseRounds | undefined {
+  const [head, ...rest] = phase.split('.');
+  if (rest.length === 0) return results[head] as PhaseRounds | undefined;
+  let v: unknown = results[head];
+  if (head === 'formats') v = (v as { results?: unknown } | undefined)?.results;
+  for (const k of rest) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+  return v as PhaseRounds | undefined;
+}
+
 /** The monotonic windows of a phase's server rounds in a bench results document. */
 export function phaseWindows(results: BenchResults, phase: string): [number, number][] {
-  const p = results[phase] as { server?: { rounds?: { monotonicUs?: [number, number] }[]; monotonicUs?: [number, number] } } | undefined;
-  const rounds = p?.server?.rounds ?? (p?.server ? [p.server] : []);
+  const p = phaseRounds(results, phase);
+  const rounds = p?.server?.rounds ?? (p?.server ? [p.server] : (p?.rounds ?? []));
   const w = rounds.map((r) => r.monotonicUs).filter((x): x is [number, number] => Array.isArray(x));
   if (w.length === 0) throw new Error(`no server rounds with monotonicUs for phase ${phase}`);
   return w;
@@ -206,7 +224,7 @@ export function phaseWindows(results: BenchResults, phase: string): [number, num
 function main(argv: string[]): void {
   const file = argv.find((a) => !a.startsWith('--'));
   const flag = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (!file) throw new Error('usage: profile.js <file.cpuprofile> [--results=<bench json> --phase=<creates|gets|updates>] [--top=25] [--svg=out.svg] [--title=…]');
+  if (!file) throw new Error('usage: profile.js <file.cpuprofile> [--results=<bench json> --phase=<creates|gets|updates|formats.CBOR.list>] [--top=25] [--svg=out.svg] [--title=…]');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const phase = flag('phase');
   const resultsFile = flag('results');
@@ -267,8 +285,8 @@ function calleesOf(root: Frame, name: string, depth: number): string[] {
 }
 
 function countOps(results: BenchResults, phase: string): number {
-  const p = results[phase] as { server?: { rounds?: { ops: number }[]; ops?: number } } | undefined;
-  return (p?.server?.rounds ?? []).reduce((n, r) => n + r.ops, 0) || (p?.server?.ops ?? 0);
+  const p = phaseRounds(results, phase);
+  return (p?.server?.rounds ?? p?.rounds ?? []).reduce((n, r) => n + r.ops, 0) || (p?.server?.ops ?? 0);
 }
 
 if (require.main === module) {

@@ -75,11 +75,11 @@ const defaults = {
   trackingObjects: 2000,
   trackingRounds: 3,
   /** Creates measured per policy count in the admission-policy phase (/proc CPU ticks are 10 ms: fewer is noise). */
-  policyCreates: 4000,
+  policyCreates: 12000,
   /** Bound ValidatingAdmissionPolicies (3 validations each) the policy phase measures with. */
   policyCounts: '0,10,100',
-  /** Rounds the policy counts alternate in (each measures policyCreates ÷ rounds creates per count). */
-  policyRounds: 4,
+  /** Rounds the policy counts alternate in (each measures policyCreates ÷ rounds creates per count; a multiple of the counts' number puts each count in each place of a round equally often). */
+  policyRounds: 12,
   /** Small counts for a smoke run. */
   quick: false,
   /** Starts of each kind in the startup phase (--ephemeral, in-process test server, etcd + server). */
@@ -116,7 +116,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 2, rmwUpdates: 500, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000 };
+    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 2, rmwUpdates: 500, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000, policyRounds: 3 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;

@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import * as yaml from 'js-yaml';
 import type { Status } from '../api';
-import { encodeCBOR, encodeCBORItem, encodeCBORList } from '../codec/cborEncode';
+import { BodyChunks } from '../codec/bodyChunks';
+import { encodeCBOR, encodeCBORItem, encodeCBORListChunks } from '../codec/cborEncode';
 import { encodedMessage, encodeProtobuf } from '../codec/protobuf';
 import type { ObjectSchema } from '../api/schema';
 import { RawJson } from '../codec/rawJson';
@@ -156,6 +157,19 @@ function cborItem(item: unknown, schema: ObjectSchema | undefined): Buffer {
   return b;
 }
 
+/** A CBOR list body as pieces: the list's own fields around each item's (kept) encoding. */
+function cborListChunks(obj: Record<string, unknown> & { items: unknown[] }, schema: ObjectSchema | undefined): BodyChunks {
+  const f = schema?.fields.items;
+  const itemSchema = f?.type === 'array' && f.items.type === 'object' ? f.items.ref() : undefined;
+  return encodeCBORListChunks(
+    obj,
+    schema,
+    obj.items.map((i) => cborItem(i, itemSchema)),
+  );
+}
+
+const isList = (obj: Record<string, unknown>): obj is Record<string, unknown> & { items: unknown[] } => Array.isArray(obj.items);
+
 /**
  * The CBOR body of an object carrying apiVersion and kind (the self-described tag, then the
  * item), in the nondeterministic mode upstream uses for responses (docs/design.md, "CBOR").
@@ -165,14 +179,13 @@ export function cborBody(value: unknown, schemas: KindSchemas | undefined): Buff
   const cached = sharedCborBodies.get(obj);
   if (cached) return cached;
   const schema = schemas?.(String(obj.apiVersion ?? ''), String(obj.kind ?? ''));
-  let body: Buffer;
-  if (Array.isArray(obj.items)) {
-    const f = schema?.fields.items;
-    const itemSchema = f?.type === 'array' && f.items.type === 'object' ? f.items.ref() : undefined;
-    body = encodeCBORList(obj, schema, (obj.items as unknown[]).map((i) => cborItem(i, itemSchema)));
-  } else {
-    body = encodeCBOR(obj, schema);
+  // A list's body is made at its exact size: a remembered one needs no copy either.
+  if (isList(obj)) {
+    const body = cborListChunks(obj, schema).toBuffer();
+    if (Object.isFrozen(obj)) sharedCborBodies.set(obj, body);
+    return body;
   }
+  let body = encodeCBOR(obj, schema);
   // The encoder's buffer may be larger than its output: a remembered body gets its own copy.
   if (Object.isFrozen(obj)) {
     body = Buffer.from(body);
@@ -201,11 +214,23 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
   return compactJson(value);
 }
 
+/**
+ * serialize's bytes, or a CBOR list's as pieces (its items' kept encodings are written as they
+ * are, never gathered into one body-sized buffer). A shared frozen list keeps its one buffer.
+ */
+export function serializeBody(value: unknown, out: OutputFormat): Buffer | BodyChunks {
+  if (out.format === 'cbor' && typeof value === 'object' && value !== null && !Object.isFrozen(value) && isList(value as Record<string, unknown>)) {
+    const obj = value as Record<string, unknown> & { items: unknown[] };
+    return cborListChunks(obj, out.schemas?.(String(obj.apiVersion ?? ''), String(obj.kind ?? '')));
+  }
+  return serialize(value, out);
+}
+
 export function writeBody(
   req: IncomingMessage,
   res: ServerResponse,
   code: number,
-  body: Buffer,
+  body: Buffer | BodyChunks,
   contentType: string,
   opts: ResponseOptions,
   extraHeaders: Record<string, string | string[]> = {},
@@ -214,15 +239,25 @@ export function writeBody(
   if (opts.warnings?.length) headers.Warning = opts.warnings.map(warningHeaderValue);
   let payload = body;
   if (opts.compression && body.length >= gzipThreshold && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-    payload = gzipSync(body);
+    payload = gzipSync(body instanceof BodyChunks ? body.toBuffer() : body);
     headers['Content-Encoding'] = 'gzip';
     headers.Vary = 'Accept-Encoding';
   }
   headers['Content-Length'] = payload.length;
   res.writeHead(code, headers);
   if (req.method === 'HEAD') res.end();
-  else if (isHttp2Response(res)) res.end(payload);
-  else endInPieces(res, payload);
+  else if (!isHttp2Response(res)) endInPieces(res, payload instanceof BodyChunks ? payload.chunks : payload);
+  else if (payload instanceof BodyChunks) endWithChunks(res, payload);
+  else res.end(payload);
+}
+
+/** Writes the pieces corked, so they leave as one gathered write (the HTTP/2 stream's queue), then ends the response. */
+function endWithChunks(res: ServerResponse, body: BodyChunks): void {
+  res.cork();
+  const chunks = body.chunks;
+  for (let i = 0; i < chunks.length; i++) res.write(chunks[i]);
+  res.end();
+  res.uncork();
 }
 
 /** The last object written as a response body, for audit at level RequestResponse. */
@@ -241,7 +276,7 @@ export function writeObject(
   opts: ResponseOptions,
 ): void {
   writtenObjects.set(res, value);
-  writeBody(req, res, code, serialize(value, out), out.mediaType, opts);
+  writeBody(req, res, code, serializeBody(value, out), out.mediaType, opts);
 }
 
 export function writeError(req: IncomingMessage, res: ServerResponse, err: ApiError, out: OutputFormat | null, opts: ResponseOptions): void {

@@ -88,6 +88,24 @@ describe('CBOR encoder: byte-exact items (upstream modes.Encode choices)', () =>
     );
   });
 
+  it.each([
+    ['value order: the list fields, then items', false, { kind: 'SampleList', apiVersion: 'v1', metadata: { resourceVersion: '7', continue: 'x' } }],
+    ['deterministic order: items between the list fields', true, { kind: 'SampleList', apiVersion: 'v1', metadata: { resourceVersion: '7' } }],
+  ])('writes a list as encodeCBOR writes the whole value (%s)', (_n, sorted, head) => {
+    const objs = [{ name: 'a', count: 1, data: 'AQID' }, { name: 'é'.repeat(30), count: -300 }, {}];
+    const items = objs.map((o) => encodeCBORItem(o, Sample, { sorted }));
+    const SampleList = defineObject({ name: 'io.svc.test.v1.SampleList', fields: { kind: s.string(), apiVersion: s.string(), metadata: s.any(), items: s.array(s.object(() => Sample)) } });
+    const body = encodeCBORList({ ...head, items: [] }, SampleList, items, { sorted });
+    expect(hex(body)).toBe(hex(encodeCBOR({ ...head, items: objs }, SampleList, { sorted })));
+  });
+
+  it('allocates a large list body once, at its exact size (no doubled buffer behind it)', () => {
+    const item = encodeCBORItem({ name: 'x'.repeat(1000) }, Sample);
+    const body = encodeCBORList({ kind: 'SampleList', apiVersion: 'v1', metadata: { resourceVersion: '123456' }, items: [] }, undefined, Array(100).fill(item));
+    expect(body.buffer.byteLength).toBe(body.length);
+    expect(body.subarray(body.length - item.length).equals(item)).toBe(true);
+  });
+
   it('frames a watch event as one self-described item embedding the object body with its tag', () => {
     const obj = encodeCBOR({ a: 1 }, undefined);
     expect(hex(cborWatchEvent('ADDED', obj))).toBe('d9d9f7a2447479706545414444454446' + '6f626a656374' + 'd9d9f7a1416101');

@@ -11,6 +11,7 @@
 // 8949 §4.2.1); otherwise the value's own order (declaration order, which is one of the orders
 // the nondeterministic SortFastShuffle mode responses use can produce).
 import type { FieldSchema, ObjectSchema } from '../api/schema';
+import { BodyChunks } from './bodyChunks';
 import { Base64Error, decodeGoBase64 } from './goBase64';
 
 /** The self-described CBOR tag 55799 head every body starts with (upstream's magic number). */
@@ -284,28 +285,57 @@ export function encodeCBOR(value: unknown, schema: ObjectSchema | undefined, opt
 
 /**
  * A list body whose items were encoded already (responses reuse each shared item's bytes):
- * the list's own fields from `head`, then `items` as an array of the given encodings.
+ * the list's own fields from `head`, then `items` as an array of the given encodings, as
+ * pieces: the list's fields before `items` (in the key order), each item's bytes as they are,
+ * then any fields after `items`. Nothing of the items is copied.
  */
+export function encodeCBORListChunks(
+  head: Record<string, unknown>,
+  listSchema: ObjectSchema | undefined,
+  items: readonly Uint8Array[],
+  opts: CborEncodeOptions = {},
+): BodyChunks {
+  const sorted = opts.sorted === true;
+  const plan = listSchema ? planFor(listSchema) : undefined;
+  const keys = [...definedKeys(head, false).filter((k) => k !== 'items'), 'items'];
+  if (sorted) keys.sort(compareKeys);
+  const before = new Out(256);
+  before.bytes(cborSelfDescribed);
+  before.head(MAJOR_MAP, keys.length);
+  let after: Out | undefined;
+  for (const k of keys) {
+    if (k === 'items') {
+      before.string(k);
+      before.head(MAJOR_ARRAY, items.length);
+      after = new Out(64);
+      continue;
+    }
+    const o = after ?? before;
+    o.string(k);
+    writeValue(o, head[k], plan?.get(k)?.field, sorted);
+  }
+  // Indexed loops: no iterator objects per item (a list's pieces are one per object).
+  const tail = after && after.len > 0 ? after.finish() : undefined;
+  const chunks = new Array<Uint8Array>(items.length + (tail ? 2 : 1));
+  chunks[0] = before.finish();
+  let length = before.len;
+  for (let i = 0; i < items.length; i++) {
+    chunks[i + 1] = items[i];
+    length += items[i].length;
+  }
+  if (tail) {
+    chunks[items.length + 1] = tail;
+    length += tail.length;
+  }
+  return new BodyChunks(chunks, length);
+}
+
+/** encodeCBORListChunks's body in one buffer of its exact size. */
 export function encodeCBORList(
   head: Record<string, unknown>,
   listSchema: ObjectSchema | undefined,
   items: readonly Uint8Array[],
   opts: CborEncodeOptions = {},
 ): Buffer {
-  const out = new Out(64 + items.reduce((n, i) => n + i.length, 0));
-  out.bytes(cborSelfDescribed);
-  const plan = listSchema ? planFor(listSchema) : undefined;
-  let keys = [...definedKeys(head, false).filter((k) => k !== 'items'), 'items'];
-  if (opts.sorted) keys = keys.sort(compareKeys);
-  out.head(MAJOR_MAP, keys.length);
-  for (const k of keys) {
-    out.string(k);
-    if (k === 'items') {
-      out.head(MAJOR_ARRAY, items.length);
-      for (const i of items) out.bytes(i);
-    } else {
-      writeValue(out, head[k], plan?.get(k)?.field, opts.sorted === true);
-    }
-  }
-  return out.finish();
+  return encodeCBORListChunks(head, listSchema, items, opts).toBuffer();
 }

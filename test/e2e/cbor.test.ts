@@ -5,6 +5,7 @@
 // CBOR client gates) decoding our CBOR lists and watch streams with the real fxamacker decoder.
 import { execFile } from 'node:child_process';
 import https from 'node:https';
+import { gunzipSync } from 'node:zlib';
 import { selfsubjectreviews, tokenRequestKind, TokenRequestSchema, type ObjectSchema } from '../../lib/api';
 import { buildKindSchemas } from '../../lib/apiserver/kindSchemas';
 import { decodeCBOR, interpretCBOR } from '../../lib/codec/cborDecode';
@@ -13,6 +14,7 @@ import { splitCBORSequence } from '../../lib/codec/cborParse';
 import { normalize } from '../../lib/codec/normalize';
 import { builtinStrategies } from '../../lib/registry/builtin';
 import { eventually, startCluster, TestCluster, type Response } from './support/apiserver';
+import { connectH2, h2Request } from './support/h2client';
 import { kubectlMinor } from './support/kubectlBinaries';
 import { csrManifest, csrPath, signers } from './support/csrs';
 import { makeCsr } from './support/openssl';
@@ -194,6 +196,36 @@ describe('CBOR with CBORServingAndStorage=true', () => {
     expect(table.status).toBe(200);
     expect(cborResponse(table).kind).toBe('ConfigMapList');
     expect((await api.request('GET', cms, { headers: { Accept: '*/*' } })).headers['content-type']).toBe('application/json');
+  });
+
+  test('a CBOR list past the gzip threshold: the same bytes over HTTP/1.1, gzipped and HTTP/2, with their Content-Length, and the JSON list decoded', async () => {
+    const api = on.apiserver;
+    expect((await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'cb-big' } } })).status).toBe(201);
+    const big = '/api/v1/namespaces/cb-big/configmaps';
+    for (let i = 0; i < 150; i += 25) {
+      const made = await Promise.all(Array.from({ length: 25 }, (_, j) => api.request('POST', big, { body: { metadata: { name: `cm-${i + j}` }, data: { pad: 'x'.repeat(1000) } } })));
+      expect(made.map((r) => r.status)).toEqual(Array(25).fill(201));
+    }
+    const plain = await api.request('GET', big, asCbor);
+    expect(plain.bytes.length).toBeGreaterThan(128 * 1024);
+    expect(Number(plain.headers['content-length'])).toBe(plain.bytes.length);
+    const list = cborResponse(plain);
+    expect(list.items).toHaveLength(150);
+    expect(list.items).toEqual((await api.request('GET', big)).json<Obj>().items);
+    // Served again from the kept item encodings: the same bytes.
+    expect((await api.request('GET', big, asCbor)).bytes.equals(plain.bytes)).toBe(true);
+    const gz = await api.request('GET', big, { headers: { Accept: CBOR, 'Accept-Encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.bytes).equals(plain.bytes)).toBe(true);
+    const session = connectH2(api);
+    try {
+      const h2 = await h2Request(session, 'GET', big, { headers: { accept: CBOR } });
+      expect(h2.headers[':status']).toBe(200);
+      expect(Number(h2.headers['content-length'])).toBe(plain.bytes.length);
+      expect(h2.body.equals(plain.bytes)).toBe(true);
+    } finally {
+      session.close();
+    }
   });
 
   test('watch with Accept application/cbor is an application/cbor-seq stream, one WatchEvent per item', async () => {
