@@ -1,6 +1,9 @@
 // JSON text kept as stored bytes with one piece of ASCII text put back in (a list item rebuilt
 // from the watch cache's value, lib/registry/servedJsonSplice.ts): the JSON writer copies the
 // bytes straight into the response, and only other readers turn it into a string.
+const brace = Buffer.from('{');
+const commaBrace = Buffer.from(',{');
+
 export class SplicedJson {
   /**
    * `{` + stored[head, offset) + inserted + stored[offset, end): the stored bytes are ASCII
@@ -31,6 +34,18 @@ export class SplicedJson {
     at += out.write(this.inserted, at, 'latin1');
     out.set(this.stored.subarray(this.offset), at);
     return at + this.stored.length - this.offset - pos;
+  }
+
+  /**
+   * Appends the text as pieces (a response body's chunks, lib/codec/bodyChunks.ts), after a
+   * comma when `comma`: `{` (shared), the stored bytes before the insert and after it as views,
+   * and the insert's bytes. Nothing of the stored bytes is copied. Returns the bytes appended.
+   */
+  appendTo(chunks: Uint8Array[], comma: boolean): number {
+    const open = comma ? commaBrace : brace;
+    const inserted = Buffer.from(this.inserted, 'latin1');
+    chunks.push(open, this.stored.subarray(this.head, this.offset), inserted, this.stored.subarray(this.offset));
+    return open.length + this.offset - this.head + inserted.length + this.stored.length - this.offset;
   }
 
   /**
