@@ -78,9 +78,9 @@ const jsonTextChunk = 64 * 1024;
 
 /**
  * A compact JSON list as pieces. The items' (possibly memoised) JSON is spliced in instead of
- * serialising them again: items rebuilt from stored bytes (SplicedJson) are written as views of
- * those bytes around their resourceVersion, never made into strings or copied into a body-sized
- * buffer; runs of text items (RawJson, memoised JSON) are joined into chunks of about 64 KiB.
+ * serialising them again: items rebuilt from stored bytes (SplicedJson) are written as a small
+ * head (up to and with their resourceVersion) and a view of the rest of those bytes, never made
+ * into strings or copied into a body-sized buffer; runs of text items (RawJson, memoised JSON) are joined into chunks of about 64 KiB.
  */
 function jsonListChunks(value: Record<string, unknown> & { items: unknown[] }): BodyChunks {
   const { items, ...rest } = value;

@@ -476,7 +476,11 @@ export class EncodedMessage {
 
 /** An object's message as an EncodedMessage of its own exact-size bytes (kept by a cache). */
 export function encodedMessage(obj: Record<string, unknown>, schema: ObjectSchema): EncodedMessage {
-  return new EncodedMessage(schema, encodeMessage(obj, schema, '').slice());
+  const bytes = encodeMessage(obj, schema, '');
+  // A Buffer of its own memory: a list writes it as it is, and the writer would wrap a plain Uint8Array again per write.
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  own.set(bytes);
+  return new EncodedMessage(schema, own);
 }
 
 // Frozen objects are shared read-only (list items, watch events): their message is encoded
@@ -597,7 +601,9 @@ export function encodeProtobufChunks(obj: Record<string, unknown>, schema: Objec
   const w = new WireWriter();
   const splices: Splices = [];
   writeMessage(w, obj, schema, '', splices);
-  const own = w.finish();
+  const written = w.finish();
+  // Buffers (views), so the writer need not wrap each piece again.
+  const own = Buffer.from(written.buffer, written.byteOffset, written.length);
   const chunks = new Array<Uint8Array>(2 * splices.length + 3);
   let rawLength = own.length;
   let from = 0;
@@ -611,8 +617,8 @@ export function encodeProtobufChunks(obj: Record<string, unknown>, schema: Objec
   }
   chunks[n++] = own.subarray(from);
   const { head, tail } = envelopeAround(apiVersion, kind, rawLength);
-  chunks[0] = head;
-  chunks[n] = tail;
+  chunks[0] = Buffer.from(head.buffer, head.byteOffset, head.length);
+  chunks[n] = Buffer.from(tail.buffer, tail.byteOffset, tail.length);
   return new BodyChunks(chunks, head.length + rawLength + tail.length);
 }
 

@@ -1,9 +1,6 @@
 // JSON text kept as stored bytes with one piece of ASCII text put back in (a list item rebuilt
 // from the watch cache's value, lib/registry/servedJsonSplice.ts): the JSON writer copies the
 // bytes straight into the response, and only other readers turn it into a string.
-const brace = Buffer.from('{');
-const commaBrace = Buffer.from(',{');
-
 export class SplicedJson {
   /**
    * `{` + stored[head, offset) + inserted + stored[offset, end): the stored bytes are ASCII
@@ -37,15 +34,26 @@ export class SplicedJson {
   }
 
   /**
-   * Appends the text as pieces (a response body's chunks, lib/codec/bodyChunks.ts), after a
-   * comma when `comma`: `{` (shared), the stored bytes before the insert and after it as views,
-   * and the insert's bytes. Nothing of the stored bytes is copied. Returns the bytes appended.
+   * Appends the text as two pieces (a response body's chunks, lib/codec/bodyChunks.ts), after a
+   * comma when `comma`: a small buffer of `{`, the stored bytes before the insert (ObjectMeta's
+   * members before resourceVersion: name, namespace, uid…) and the insert, then the rest of the
+   * stored bytes as a view, not copied. Two pieces, not four: each piece costs the writer a
+   * write and the socket's writev an entry. Returns the bytes appended.
    */
   appendTo(chunks: Uint8Array[], comma: boolean): number {
-    const open = comma ? commaBrace : brace;
-    const inserted = Buffer.from(this.inserted, 'latin1');
-    chunks.push(open, this.stored.subarray(this.head, this.offset), inserted, this.stored.subarray(this.offset));
-    return open.length + this.offset - this.head + inserted.length + this.stored.length - this.offset;
+    const lead = comma ? 2 : 1;
+    const before = this.offset - this.head;
+    const first = Buffer.allocUnsafe(lead + before + this.inserted.length);
+    if (comma) first[0] = 0x2c; // ,
+    first[lead - 1] = 0x7b; // {
+    first.set(this.stored.subarray(this.head, this.offset), lead);
+    // The insert is short ASCII (the resourceVersion member): copied directly, as Buffer.write's encoding lookup costs more.
+    const inserted = this.inserted;
+    for (let i = 0, at = lead + before; i < inserted.length; i++) first[at + i] = inserted.charCodeAt(i);
+    // A Buffer, so the writer need not wrap it again.
+    const rest = Buffer.from(this.stored.buffer, this.stored.byteOffset + this.offset, this.stored.length - this.offset);
+    chunks.push(first, rest);
+    return first.length + rest.length;
   }
 
   /**
