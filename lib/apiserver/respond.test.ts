@@ -1,4 +1,4 @@
-// A compact JSON list is written straight into one buffer: items kept as text, as stored bytes
+// A compact JSON list is written as pieces (or one buffer): items kept as text, as stored bytes
 // with resourceVersion put back (SplicedJson), shared frozen objects and plain objects alike must
 // come out exactly as JSON.stringify of the list writes them.
 import * as http from 'node:http';
@@ -9,7 +9,9 @@ import { gunzipSync } from 'node:zlib';
 import { BodyChunks } from '../codec/bodyChunks';
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
+import { EncodedMessage } from '../codec/protobuf';
 import { builtinStrategies } from '../registry/builtin';
+import { listItemSplice, splicedListItem } from '../registry/servedJsonSplice';
 import { buildKindSchemas } from './kindSchemas';
 import { encodedListItems, jsonOutput, serialize, serializeBody, writeBody } from './respond';
 
@@ -56,31 +58,72 @@ test('Protobuf and CBOR lists write kept item encodings exactly as they would en
   expect(() => serialize(list([ns]), json)).toThrow();
 });
 
-describe('a CBOR list is written as pieces: the envelope, then each kept item encoding as it is', () => {
+describe.each(['cbor', 'protobuf', 'json'] as const)('a %s list is written as pieces: the envelope, then each kept item as it is', (format) => {
   const schemas = buildKindSchemas(
     builtinStrategies.map((s) => s.resource),
     [],
   );
-  const out = { format: 'cbor' as const, mediaType: 'application/cbor', pretty: false, schemas };
-  const enc = encodedListItems(out, 'v1', 'ServiceAccountList')!;
+  const mediaType = { cbor: 'application/cbor', protobuf: 'application/vnd.svc.protobuf', json: 'application/json' }[format];
+  const out = { format, mediaType, pretty: false, schemas };
   // Enough items for the body to pass the gzip threshold.
-  const kept = Array.from({ length: 200 }, (_, i) => enc.encode({ metadata: { name: `sa-${i}`, namespace: 'ns', resourceVersion: String(10 + i), annotations: { pad: 'x'.repeat(700) } } }) as Buffer);
-  const list = () => ({ kind: 'ServiceAccountList', apiVersion: 'v1', metadata: { resourceVersion: '300', continue: 'c' }, items: [...kept] });
-  const whole = serialize(list(), out);
+  const objects = Array.from({ length: 200 }, (_, i) => ({ metadata: { name: `sa-${i}`, namespace: 'ns', resourceVersion: String(10 + i), annotations: { pad: 'x'.repeat(700) } } }));
+  const keep = (o: (typeof objects)[number]): object => {
+    if (format !== 'json') return encodedListItems(out, 'v1', 'ServiceAccountList')!.encode(o);
+    // The store's form: the stored bytes (no resourceVersion) with it put back at its place.
+    const { resourceVersion, ...meta } = o.metadata;
+    const stored = Buffer.from(JSON.stringify({ kind: 'ServiceAccount', apiVersion: 'v1', metadata: meta }));
+    const item = JSON.stringify(o);
+    return splicedListItem(stored, listItemSplice(stored, item, Number(resourceVersion))!, Number(resourceVersion));
+  };
+  const kept = objects.map(keep);
+  const list = (items: unknown[] = kept, metadata: Record<string, unknown> = { resourceVersion: '300', continue: 'c', remainingItemCount: 7 }) => ({
+    kind: 'ServiceAccountList',
+    apiVersion: 'v1',
+    metadata,
+    items: [...items],
+  });
+  // The reference: the list of plain objects in one buffer (JSON: as JSON.stringify writes it).
+  const reference = (items: unknown[], metadata?: Record<string, unknown>): Buffer =>
+    format === 'json' ? Buffer.from(JSON.stringify(list(items, metadata))) : serialize(list(items, metadata), out);
+  const whole = reference(objects);
 
-  test('the pieces are the bytes serialize writes, the items not copied', () => {
+  test('the pieces are the single-buffer bytes, the items not copied', () => {
     const body = serializeBody(list(), out);
     expect(body).toBeInstanceOf(BodyChunks);
     const chunks = body as BodyChunks;
     expect(chunks.length).toBe(whole.length);
     expect(chunks.toBuffer().equals(whole)).toBe(true);
-    expect(chunks.chunks.slice(1)).toHaveLength(kept.length);
-    chunks.chunks.slice(1).forEach((c, i) => expect(c).toBe(kept[i]));
-    // A shared frozen list keeps one remembered buffer; other formats are unchanged.
+    // serialize (the one-buffer form, e.g. for a remembered body) writes the same bytes.
+    expect(serialize(list(), out).equals(whole)).toBe(true);
+    // Each kept item's bytes are among the pieces as they are; no piece holds more than an item.
+    for (const k of kept) {
+      if (k instanceof EncodedMessage) expect(chunks.chunks).toContain(k.bytes);
+      else if (Buffer.isBuffer(k)) expect(chunks.chunks).toContain(k);
+    }
+    expect(Math.max(...chunks.chunks.map((c) => c.length))).toBeLessThan(1000);
+    // A shared frozen list keeps one remembered buffer.
     expect(Buffer.isBuffer(serializeBody(Object.freeze(list()), out))).toBe(true);
-    const plainList = { ...list(), items: [{ metadata: { name: 'a' } }] };
-    expect(Buffer.isBuffer(serializeBody(plainList, { ...out, format: 'protobuf', mediaType: 'application/vnd.svc.protobuf' }))).toBe(true);
-    expect(Buffer.isBuffer(serializeBody(plainList, jsonOutput(false)))).toBe(true);
+  });
+
+  test.each([
+    ['an empty list', [], { resourceVersion: '1' }],
+    ['an empty list without metadata fields', [], {}],
+    ['one item, continue and remainingItemCount', [0], { resourceVersion: '5', continue: 'eyJ2IjoibWV0YS5rOHMuaW8vdjEifQ', remainingItemCount: 12345 }],
+    ['plain objects among kept items', [0, -1, 2], { resourceVersion: '5' }],
+  ])('%s: the same bytes', (_name, picks, metadata) => {
+    const items = picks.map((i) => (i < 0 ? { ...objects[1] } : kept[i]));
+    const plain = picks.map((i) => objects[i < 0 ? 1 : i]);
+    const body = serializeBody(list(items, metadata), out);
+    expect(body).toBeInstanceOf(BodyChunks);
+    const expected = reference(plain, metadata);
+    expect(body.length).toBe(expected.length);
+    expect((body as BodyChunks).toBuffer().equals(expected)).toBe(true);
+  });
+
+  test('pretty JSON, YAML and items that are not a list keep their own route', () => {
+    expect(Buffer.isBuffer(serializeBody(list(objects), { ...out, format: 'json', mediaType: 'application/json', pretty: true }))).toBe(true);
+    expect(Buffer.isBuffer(serializeBody(list(objects), { ...out, format: 'yaml', mediaType: 'application/yaml' }))).toBe(true);
+    expect(Buffer.isBuffer(serializeBody({ kind: 'Status', apiVersion: 'v1', status: 'Failure' }, { ...out, format: 'json', mediaType: 'application/json' }))).toBe(true);
   });
 
   async function served(protocol: 'http1' | 'http2', method: string, headers: Record<string, string> = {}): Promise<{ headers: Record<string, unknown>; body: Buffer }> {

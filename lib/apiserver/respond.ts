@@ -5,7 +5,7 @@ import * as yaml from 'js-yaml';
 import type { Status } from '../api';
 import { BodyChunks } from '../codec/bodyChunks';
 import { encodeCBOR, encodeCBORItem, encodeCBORListChunks } from '../codec/cborEncode';
-import { encodedMessage, encodeProtobuf } from '../codec/protobuf';
+import { encodedMessage, encodeProtobuf, encodeProtobufChunks } from '../codec/protobuf';
 import type { ObjectSchema } from '../api/schema';
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
@@ -67,34 +67,47 @@ export function stringifyShared(value: object): string {
   return json;
 }
 
-/**
- * Compact JSON bytes. A list splices in its items' (possibly memoised) JSON instead of
- * serialising them again, straight into one buffer of the body's size: items rebuilt from stored
- * bytes (SplicedJson) are copied, never made into strings.
- */
+/** Compact JSON bytes; a list's are jsonListChunks' in one buffer. */
 function compactJson(value: unknown): Buffer {
-  if (typeof value !== 'object' || value === null || !Array.isArray((value as { items?: unknown }).items)) return Buffer.from(JSON.stringify(value));
-  const { items, ...rest } = value as { items: object[] } & Record<string, unknown>;
+  if (typeof value !== 'object' || value === null || !isList(value as Record<string, unknown>)) return Buffer.from(JSON.stringify(value));
+  return jsonListChunks(value as Record<string, unknown> & { items: unknown[] }).toBuffer();
+}
+
+/** Text items gathered into one chunk up to about this many characters. */
+const jsonTextChunk = 64 * 1024;
+
+/**
+ * A compact JSON list as pieces. The items' (possibly memoised) JSON is spliced in instead of
+ * serialising them again: items rebuilt from stored bytes (SplicedJson) are written as a small
+ * head (up to and with their resourceVersion) and a view of the rest of those bytes, never made
+ * into strings or copied into a body-sized buffer; runs of text items (RawJson, memoised JSON) are joined into chunks of about 64 KiB.
+ */
+function jsonListChunks(value: Record<string, unknown> & { items: unknown[] }): BodyChunks {
+  const { items, ...rest } = value;
   const head = JSON.stringify(rest);
-  const open = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[`;
-  const parts = new Array<string | SplicedJson>(items.length);
-  let length = Buffer.byteLength(open) + 2 + Math.max(0, items.length - 1);
+  let text = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"items":[`;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const flush = (): void => {
+    const b = Buffer.from(text);
+    chunks.push(b);
+    length += b.length;
+    text = '';
+  };
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const part = item instanceof SplicedJson ? item : item instanceof RawJson ? item.json : stringifyShared(item);
-    length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
-    parts[i] = part;
+    if (item instanceof SplicedJson) {
+      if (text.length > 0) flush();
+      length += item.appendTo(chunks, i > 0);
+      continue;
+    }
+    const part = item instanceof RawJson ? item.json : stringifyShared(item as object);
+    text = i > 0 ? `${text},${part}` : `${text}${part}`;
+    if (text.length >= jsonTextChunk) flush();
   }
-  const out = Buffer.allocUnsafe(length);
-  let pos = out.write(open, 0);
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) out[pos++] = 0x2c; // ,
-    const part = parts[i];
-    pos += typeof part === 'string' ? out.write(part, pos) : part.copyTo(out, pos);
-  }
-  out[pos++] = 0x5d; // ]
-  out[pos++] = 0x7d; // }
-  return out;
+  text += ']}';
+  flush();
+  return new BodyChunks(chunks, length);
 }
 
 // Shared frozen objects (watch events) are encoded once per media type family, like their JSON.
@@ -114,6 +127,15 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   if (Object.isFrozen(obj)) sharedProtobuf.set(obj, body);
   return body;
+}
+
+/** A Protobuf list body as pieces: the envelope and list fields around each item's kept message. */
+function protobufListChunks(obj: Record<string, unknown>, schemas: KindSchemas | undefined): BodyChunks {
+  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+  const kind = typeof obj.kind === 'string' ? obj.kind : '';
+  const schema = schemas?.(apiVersion, kind);
+  if (!schema) throw errors.internal(`no protobuf encoding is known for ${apiVersion}, Kind=${kind}`);
+  return encodeProtobufChunks(obj, schema, apiVersion, kind);
 }
 
 /** The item schema of a list kind, as the list encoders find it. */
@@ -219,10 +241,11 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
  * are, never gathered into one body-sized buffer). A shared frozen list keeps its one buffer.
  */
 export function serializeBody(value: unknown, out: OutputFormat): Buffer | BodyChunks {
-  if (out.format === 'cbor' && typeof value === 'object' && value !== null && !Object.isFrozen(value) && isList(value as Record<string, unknown>)) {
-    const obj = value as Record<string, unknown> & { items: unknown[] };
-    return cborListChunks(obj, out.schemas?.(String(obj.apiVersion ?? ''), String(obj.kind ?? '')));
-  }
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value) || !isList(value as Record<string, unknown>)) return serialize(value, out);
+  const obj = value as Record<string, unknown> & { items: unknown[] };
+  if (out.format === 'cbor') return cborListChunks(obj, out.schemas?.(String(obj.apiVersion ?? ''), String(obj.kind ?? '')));
+  if (out.format === 'protobuf') return protobufListChunks(obj, out.schemas);
+  if (out.format === 'json' && !out.pretty) return jsonListChunks(obj);
   return serialize(value, out);
 }
 

@@ -15,6 +15,7 @@ import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { GoJsonSyntaxError, parseGoJsonTree } from '../machinery/goJson';
 import { setOwn } from '../machinery/jsonValue';
 import { maxProcessedNesting, nestsDeeperThan } from '../machinery/nesting';
+import { BodyChunks } from './bodyChunks';
 import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName } from './goTypes';
@@ -415,7 +416,31 @@ function writeField(w: WireWriter, num: number, f: FieldSchema, v: unknown, path
   }
 }
 
-function writeMessage(w: WireWriter, obj: Record<string, unknown>, schema: ObjectSchema, path: string): void {
+/**
+ * Where a top-level message's kept item messages go (encodeProtobufChunks): the writer's
+ * position after each one's field header, and its bytes, which the writer does not copy.
+ */
+type Splices = Array<{ at: number; bytes: Uint8Array }>;
+
+/**
+ * A repeated message field whose elements are kept messages (EncodedMessage): each one's tag
+ * and length are written, its bytes recorded in `splices` to be placed there. Only at the top
+ * level: no enclosing length has to count them.
+ */
+function writeSplicedField(w: WireWriter, num: number, f: Extract<FieldSchema, { type: 'array' }>, v: unknown[], path: string, splices: Splices): void {
+  const schema = f.items.type === 'object' ? f.items.ref() : undefined;
+  for (let i = 0; i < v.length; i++) {
+    const e = v[i];
+    if (e instanceof EncodedMessage && e.schema === schema) {
+      w.bytesHeader(num, e.bytes.length);
+      splices.push({ at: w.length, bytes: e.bytes });
+    } else {
+      writeElement(w, num, f.items, e, `${path}[${i}]`);
+    }
+  }
+}
+
+function writeMessage(w: WireWriter, obj: Record<string, unknown>, schema: ObjectSchema, path: string, splices?: Splices): void {
   const embeds = schema.protobufEmbedded ?? [];
   let next = 0;
   // Inline-embedded structs are non-pointer messages: always written, in field-number order.
@@ -429,7 +454,9 @@ function writeMessage(w: WireWriter, obj: Record<string, unknown>, schema: Objec
   for (const [num, name, f] of fieldOrder(schema)) {
     writeEmbedsBefore(num);
     if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
-    writeField(w, num, f, obj[name], path ? `${path}.${name}` : name);
+    const v = obj[name];
+    if (splices && f.type === 'array' && Array.isArray(v)) writeSplicedField(w, num, f, v, name, splices);
+    else writeField(w, num, f, v, path ? `${path}.${name}` : name);
   }
   writeEmbedsBefore(Infinity);
 }
@@ -449,7 +476,11 @@ export class EncodedMessage {
 
 /** An object's message as an EncodedMessage of its own exact-size bytes (kept by a cache). */
 export function encodedMessage(obj: Record<string, unknown>, schema: ObjectSchema): EncodedMessage {
-  return new EncodedMessage(schema, encodeMessage(obj, schema, '').slice());
+  const bytes = encodeMessage(obj, schema, '');
+  // A Buffer of its own memory: a list writes it as it is, and the writer would wrap a plain Uint8Array again per write.
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  own.set(bytes);
+  return new EncodedMessage(schema, own);
 }
 
 // Frozen objects are shared read-only (list items, watch events): their message is encoded
@@ -531,26 +562,64 @@ export function decodeProtobufEnvelope(body: Uint8Array): ProtobufEnvelope {
   return out;
 }
 
-/** magic + Unknown, all four fields written as upstream's marshaller does. */
-export function encodeProtobufEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
+/** The envelope's bytes before a `raw` of rawLength bytes (magic included) and after it. */
+function envelopeAround(apiVersion: string, kind: string, rawLength: number): { head: Uint8Array; tail: Uint8Array } {
   const tm = new WireWriter();
   tm.string(1, apiVersion);
   tm.string(2, kind);
-  // raw (a whole list's message can be megabytes) is copied once, straight into the output.
-  const head = new WireWriter();
-  head.bytes(1, tm.finish());
-  head.bytesHeader(2, raw.length);
+  const w = new WireWriter();
+  w.bytes(1, tm.finish());
+  w.bytesHeader(2, rawLength);
+  const h = w.finish();
+  const head = new Uint8Array(protobufMagic.length + h.length);
+  head.set(protobufMagic, 0);
+  head.set(h, protobufMagic.length);
   const tail = new WireWriter();
   tail.string(3, '');
   tail.string(4, '');
-  const h = head.finish();
-  const t = tail.finish();
-  const out = new Uint8Array(protobufMagic.length + h.length + raw.length + t.length);
-  out.set(protobufMagic, 0);
-  out.set(h, protobufMagic.length);
-  out.set(raw, protobufMagic.length + h.length);
-  out.set(t, protobufMagic.length + h.length + raw.length);
+  return { head, tail: tail.finish() };
+}
+
+/** magic + Unknown, all four fields written as upstream's marshaller does. */
+export function encodeProtobufEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
+  const { head, tail } = envelopeAround(apiVersion, kind, raw.length);
+  // raw (a whole list's message can be megabytes) is copied once, straight into the output.
+  const out = new Uint8Array(head.length + raw.length + tail.length);
+  out.set(head, 0);
+  out.set(raw, head.length);
+  out.set(tail, head.length + raw.length);
   return out;
+}
+
+/**
+ * encodeProtobuf's body as pieces (a list's response, lib/codec/bodyChunks.ts): the envelope
+ * and the object's own fields around the bytes of each kept item message (EncodedMessage) in
+ * a top-level repeated field, which are not copied. Field headers and lengths are the same:
+ * each item's length is its kept bytes', the message's the sum of its pieces.
+ */
+export function encodeProtobufChunks(obj: Record<string, unknown>, schema: ObjectSchema, apiVersion: string, kind: string): BodyChunks {
+  const w = new WireWriter();
+  const splices: Splices = [];
+  writeMessage(w, obj, schema, '', splices);
+  const written = w.finish();
+  // Buffers (views), so the writer need not wrap each piece again.
+  const own = Buffer.from(written.buffer, written.byteOffset, written.length);
+  const chunks = new Array<Uint8Array>(2 * splices.length + 3);
+  let rawLength = own.length;
+  let from = 0;
+  let n = 1;
+  for (let i = 0; i < splices.length; i++) {
+    const { at, bytes } = splices[i];
+    chunks[n++] = own.subarray(from, at);
+    chunks[n++] = bytes;
+    rawLength += bytes.length;
+    from = at;
+  }
+  chunks[n++] = own.subarray(from);
+  const { head, tail } = envelopeAround(apiVersion, kind, rawLength);
+  chunks[0] = Buffer.from(head.buffer, head.byteOffset, head.length);
+  chunks[n] = Buffer.from(tail.buffer, tail.byteOffset, tail.length);
+  return new BodyChunks(chunks, head.length + rawLength + tail.length);
 }
 
 /** Object → complete Protobuf body (envelope around the object's message). */

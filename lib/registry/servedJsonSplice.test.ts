@@ -21,6 +21,21 @@ test.each([
   const out = Buffer.alloc(item.length + 4, 0x2e);
   expect(spliced.copyTo(out, 2)).toBe(item.length);
   expect(out.toString('latin1')).toBe(`..${item}..`);
+  // As a body's pieces: the same bytes, after a comma when asked.
+  for (const comma of [false, true]) {
+    const chunks: Uint8Array[] = [];
+    const n = spliced.appendTo(chunks, comma);
+    const text = Buffer.concat(chunks).toString('latin1');
+    expect(text).toBe(comma ? `,${item}` : item);
+    expect(n).toBe(text.length);
+    // The stored bytes after the insert are a view of them, not a copy.
+    expect(chunks).toHaveLength(2);
+    const b = stored(bytes);
+    const again: Uint8Array[] = [];
+    splicedListItem(b, splice!, 42).appendTo(again, comma);
+    expect(again[1].buffer).toBe(b.buffer);
+    expect(again[1].byteOffset + again[1].length).toBe(b.byteOffset + b.length);
+  }
   // A Uint8Array that is not a Buffer, inside a larger ArrayBuffer, works the same.
   const big = new Uint8Array(bytes.length + 8);
   big.set(stored(bytes), 4);
