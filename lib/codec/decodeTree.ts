@@ -232,7 +232,7 @@ class TreeDecoder {
 }
 
 /** The Go zero value of an element type, as it encodes (nil slices and maps are null). */
-function zeroOf(f: FieldSchema): unknown {
+export function zeroOf(f: FieldSchema): unknown {
   switch (f.type) {
     case 'string':
       return f.format ? null : '';

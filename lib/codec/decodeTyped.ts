@@ -9,6 +9,7 @@ import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { GoJsonScanner } from '../machinery/goJson';
 import type { JsonValue } from '../machinery/jsonValue';
 import { setOwn, shareableJson } from '../machinery/jsonValue';
+import { zeroOf } from './decodeTree';
 import { decodeGoBase64 } from './goBase64';
 import { canonicalMicroTime, canonicalTime } from './goTime';
 
@@ -105,27 +106,9 @@ class TypedReader extends GoJsonScanner {
         throw giveUp;
       case 'object':
         return this.struct(f.ref());
-      case 'array': {
+      case 'array':
         if (c !== 0x5b) throw giveUp;
-        if (++this.level > maxDepth) throw giveUp;
-        this.pos++;
-        this.skipSpace();
-        const out: unknown[] = [];
-        if (this.peek() === 0x5d) this.pos++;
-        else {
-          for (;;) {
-            out.push(this.element(f.items));
-            this.skipSpace();
-            const d = this.peek();
-            this.pos++;
-            if (d === 0x5d) break;
-            if (d !== 0x2c) throw giveUp;
-            this.skipSpace();
-          }
-        }
-        this.level--;
-        return out;
-      }
+        return this.elements(() => this.element(f.items));
       case 'map': {
         if (c !== 0x7b) throw giveUp;
         const out: Record<string, unknown> = {};
@@ -147,18 +130,29 @@ class TypedReader extends GoJsonScanner {
   private element(f: FieldSchema): unknown {
     if (this.peek() !== 0x6e) return this.value(f);
     this.literal('null');
-    switch (f.type) {
-      case 'string':
-        return f.format ? null : '';
-      case 'integer':
-        return 0;
-      case 'boolean':
-        return false;
-      case 'object':
-        return {};
-      default:
-        return null;
+    return zeroOf(f);
+  }
+
+  /** An array's items, `[` current; read(), positioned at each item, gives its value. */
+  private elements<T>(read: () => T): T[] {
+    if (++this.level > maxDepth) throw giveUp;
+    this.pos++;
+    this.skipSpace();
+    const out: T[] = [];
+    if (this.peek() === 0x5d) this.pos++;
+    else {
+      for (;;) {
+        out.push(read());
+        this.skipSpace();
+        const d = this.peek();
+        this.pos++;
+        if (d === 0x5d) break;
+        if (d !== 0x2c) throw giveUp;
+        this.skipSpace();
+      }
     }
+    this.level--;
+    return out;
   }
 
   private integer(format: 'int32' | 'int64'): number {
@@ -185,26 +179,7 @@ class TypedReader extends GoJsonScanner {
       this.members((key) => setOwn(out, key, this.any()));
       return out;
     }
-    if (c === 0x5b) {
-      if (++this.level > maxDepth) throw giveUp;
-      this.pos++;
-      this.skipSpace();
-      const out: JsonValue[] = [];
-      if (this.peek() === 0x5d) this.pos++;
-      else {
-        for (;;) {
-          out.push(this.any());
-          this.skipSpace();
-          const d = this.peek();
-          this.pos++;
-          if (d === 0x5d) break;
-          if (d !== 0x2c) throw giveUp;
-          this.skipSpace();
-        }
-      }
-      this.level--;
-      return out;
-    }
+    if (c === 0x5b) return this.elements(() => this.any());
     switch (c) {
       case 0x22:
         return this.string();
