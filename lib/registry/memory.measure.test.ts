@@ -70,7 +70,9 @@ test.each([
   const perObject = (retained() - before) / n;
   report(`${_name}: ${n} objects of ${jsonBytes.toFixed(0)} B JSON: ${perObject.toFixed(0)} B retained per object = ${(perObject / jsonBytes).toFixed(2)}× the JSON`);
   if (json) expect(perObject).toBeLessThanOrEqual(2 * jsonBytes);
-  else expect(perObject).toBeGreaterThan(3 * jsonBytes); // what the JSON memos avoid
+  // What the JSON memos avoid: decoded trees cost more than the JSON path's bound (3.00× on
+  // 11-25 after the fifth pass on writes, above 3× before it; the JSON path is 0.17–0.26×).
+  else expect(perObject).toBeGreaterThan(2 * jsonBytes);
   await closeCaches(stores);
   await mem.close();
 }, 60_000);
