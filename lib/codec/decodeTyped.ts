@@ -29,17 +29,34 @@ const int64Range: [bigint, bigint] = [-(2n ** 63n), 2n ** 63n - 1n];
 class TypedReader extends GoJsonScanner {
   private level = 0;
 
-  /** An object's members, `{` already current; calls member(key) positioned at each value. */
-  private members(member: (key: string) => void): void {
+  /**
+   * A comma-separated run up to `close` (`}` or `]`), its opening bracket current: one() is
+   * called positioned at each entry.
+   */
+  private sequence(close: number, one: () => void): void {
     if (++this.level > maxDepth) throw giveUp;
     this.pos++;
     this.skipSpace();
-    if (this.peek() === 0x7d) {
+    if (this.peek() === close) {
       this.pos++;
       this.level--;
       return;
     }
     for (;;) {
+      one();
+      this.skipSpace();
+      const c = this.peek();
+      this.pos++;
+      if (c === close) break;
+      if (c !== 0x2c) throw giveUp;
+      this.skipSpace();
+    }
+    this.level--;
+  }
+
+  /** An object's members, `{` already current; calls member(key) positioned at each value. */
+  private members(member: (key: string) => void): void {
+    this.sequence(0x7d, () => {
       if (this.peek() !== 0x22) throw giveUp;
       const key = this.string();
       this.skipSpace();
@@ -47,14 +64,7 @@ class TypedReader extends GoJsonScanner {
       this.pos++;
       this.skipSpace();
       member(key);
-      this.skipSpace();
-      const c = this.peek();
-      this.pos++;
-      if (c === 0x7d) break;
-      if (c !== 0x2c) throw giveUp;
-      this.skipSpace();
-    }
-    this.level--;
+    });
   }
 
   struct(schema: ObjectSchema): Record<string, unknown> {
@@ -135,23 +145,8 @@ class TypedReader extends GoJsonScanner {
 
   /** An array's items, `[` current; read(), positioned at each item, gives its value. */
   private elements<T>(read: () => T): T[] {
-    if (++this.level > maxDepth) throw giveUp;
-    this.pos++;
-    this.skipSpace();
     const out: T[] = [];
-    if (this.peek() === 0x5d) this.pos++;
-    else {
-      for (;;) {
-        out.push(read());
-        this.skipSpace();
-        const d = this.peek();
-        this.pos++;
-        if (d === 0x5d) break;
-        if (d !== 0x2c) throw giveUp;
-        this.skipSpace();
-      }
-    }
-    this.level--;
+    this.sequence(0x5d, () => out.push(read()));
     return out;
   }
 
