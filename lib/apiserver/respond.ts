@@ -14,7 +14,7 @@ import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
 import type { TableTarget } from './tableOutput';
 import { warningHeaderValue } from './warningHeader';
-import { endInPieces } from './endInPieces';
+import { bodyPieceBytes, endInPieces } from './endInPieces';
 import { isHttp2Response } from './protocol';
 
 export type OutputEncoding = 'json' | 'yaml' | 'protobuf' | 'cbor';
@@ -118,10 +118,7 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
   const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const cached = sharedProtobuf.get(obj);
   if (cached) return cached;
-  const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
-  const kind = typeof obj.kind === 'string' ? obj.kind : '';
-  const schema = schemas?.(apiVersion, kind);
-  if (!schema) throw errors.internal(`no protobuf encoding is known for ${apiVersion}, Kind=${kind}`);
+  const { schema, apiVersion, kind } = protobufKind(obj, schemas);
   const bytes = encodeProtobuf(obj, schema, apiVersion, kind);
   // A view, not a copy: the encoder's output is exactly the body.
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -131,11 +128,17 @@ export function protobufBody(value: unknown, schemas: KindSchemas | undefined): 
 
 /** A Protobuf list body as pieces: the envelope and list fields around each item's kept message. */
 function protobufListChunks(obj: Record<string, unknown>, schemas: KindSchemas | undefined): BodyChunks {
+  const { schema, apiVersion, kind } = protobufKind(obj, schemas);
+  return encodeProtobufChunks(obj, schema, apiVersion, kind);
+}
+
+/** The object's apiVersion and kind, and the schema its Protobuf encoding follows. */
+function protobufKind(obj: Record<string, unknown>, schemas: KindSchemas | undefined): { schema: ObjectSchema; apiVersion: string; kind: string } {
   const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   const schema = schemas?.(apiVersion, kind);
   if (!schema) throw errors.internal(`no protobuf encoding is known for ${apiVersion}, Kind=${kind}`);
-  return encodeProtobufChunks(obj, schema, apiVersion, kind);
+  return { schema, apiVersion, kind };
 }
 
 /** The item schema of a list kind, as the list encoders find it. */
@@ -237,8 +240,9 @@ export function serialize(value: unknown, out: OutputFormat): Buffer {
 }
 
 /**
- * serialize's bytes, or a CBOR list's as pieces (its items' kept encodings are written as they
- * are, never gathered into one body-sized buffer). A shared frozen list keeps its one buffer.
+ * serialize's bytes, or a CBOR, Protobuf or compact JSON list's as pieces (its items' kept
+ * encodings are written as they are, never gathered into one body-sized buffer). A shared
+ * frozen list keeps its one buffer.
  */
 export function serializeBody(value: unknown, out: OutputFormat): Buffer | BodyChunks {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value) || !isList(value as Record<string, unknown>)) return serialize(value, out);
@@ -268,19 +272,9 @@ export function writeBody(
   }
   headers['Content-Length'] = payload.length;
   res.writeHead(code, headers);
+  // HTTP/2 frames its own DATA and keeps no buffer of a write's size: one piece, all corked.
   if (req.method === 'HEAD') res.end();
-  else if (!isHttp2Response(res)) endInPieces(res, payload instanceof BodyChunks ? payload.chunks : payload);
-  else if (payload instanceof BodyChunks) endWithChunks(res, payload);
-  else res.end(payload);
-}
-
-/** Writes the pieces corked, so they leave as one gathered write (the HTTP/2 stream's queue), then ends the response. */
-function endWithChunks(res: ServerResponse, body: BodyChunks): void {
-  res.cork();
-  const chunks = body.chunks;
-  for (let i = 0; i < chunks.length; i++) res.write(chunks[i]);
-  res.end();
-  res.uncork();
+  else endInPieces(res, payload instanceof BodyChunks ? payload.chunks : payload, isHttp2Response(res) ? Infinity : bodyPieceBytes);
 }
 
 /** The last object written as a response body, for audit at level RequestResponse. */
