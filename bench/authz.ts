@@ -241,7 +241,7 @@ export function combineSlices(slices: readonly LoadResult[], latenciesMs: readon
     seconds: round(seconds, 3),
     opsPerSec: round(ops / seconds, 1),
     latencyMs: { p50: round(p.p50, 2), p99: round(p.p99, 2), max: round(p.max, 2) },
-    cpu: { apiserver: round(sum((r) => r.cpu.apiserver), 2), etcd: round(sum((r) => r.cpu.etcd), 2), bench: round(sum((r) => r.cpu.bench), 2) },
+    cpu: { apiserver: round(sum((r) => r.cpu.apiserver), 2), etcd: round(sum((r) => r.cpu.etcd), 2), bench: round(sum((r) => r.cpu.bench), 2), apiserverMain: round(sum((r) => r.cpu.apiserverMain), 2) },
     ...(firstError ? { firstError } : {}),
   };
 }

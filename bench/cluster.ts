@@ -49,10 +49,10 @@ export async function heapUsed(client: HttpsClient): Promise<number> {
   return m ? Number(m[1]) : NaN;
 }
 
-/** User + system CPU seconds a process has used (from /proc/<pid>/stat, 100 ticks/s). */
-export function cpuSeconds(pid: number): number {
+/** User + system CPU seconds a process (or one of its threads, tid) has used (/proc/<pid>[/task/<tid>]/stat, 100 ticks/s). */
+export function cpuSeconds(pid: number, tid?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
     return (Number(fields[11]) + Number(fields[12])) / 100;

@@ -70,7 +70,7 @@ function merge(rounds: LoadResult[]): LoadResult {
     seconds: Math.round(seconds * 1000) / 1000,
     opsPerSec: Math.round((ops / seconds) * 10) / 10,
     latencyMs: { p50: median(rounds.map((r) => r.latencyMs.p50)), p99: median(rounds.map((r) => r.latencyMs.p99)), max: Math.max(...rounds.map((r) => r.latencyMs.max)) },
-    cpu: { apiserver: sum('apiserver'), etcd: sum('etcd'), bench: sum('bench') },
+    cpu: { apiserver: sum('apiserver'), etcd: sum('etcd'), bench: sum('bench'), apiserverMain: sum('apiserverMain') },
     ...(firstError ? { firstError } : {}),
   };
 }

@@ -106,7 +106,7 @@ function combine(slices: LoadResult[]): LoadResult {
     opsPerSec: round(ops / seconds, 1),
     // Per-slice percentiles cannot be merged exactly: the median of medians and the worst p99/max.
     latencyMs: { p50: [...slices.map((r) => r.latencyMs.p50)].sort((a, b) => a - b)[Math.floor(slices.length / 2)]!, p99: worst((r) => r.latencyMs.p99), max: worst((r) => r.latencyMs.max) },
-    cpu: { apiserver: sum((r) => r.cpu.apiserver), etcd: sum((r) => r.cpu.etcd), bench: sum((r) => r.cpu.bench) },
+    cpu: { apiserver: sum((r) => r.cpu.apiserver), etcd: sum((r) => r.cpu.etcd), bench: sum((r) => r.cpu.bench), apiserverMain: sum((r) => r.cpu.apiserverMain) },
     ...(slices.find((r) => r.firstError) ? { firstError: slices.find((r) => r.firstError)!.firstError } : {}),
   };
 }

@@ -207,7 +207,7 @@ export function renderTable(r: Results): string {
   const cpuRows: string[][] = [['measurement (CPU seconds: apiserver/etcd/bench)', 'svc-apiserver run', 'etcd run']];
   // Median round; the CPU row is each side's own process per op (apiserver / etcd), median over rounds.
   const cpuPerOpRow = (label: string, s: Rounds, e: Rounds, op: keyof typeof cpuTargetsMs): string[] => [
-    `  ${label}: CPU per op, apiserver / etcd (ms; rounds ${s.roundsCpuMsPerOp.join(', ')})`,
+    `  ${label}: CPU per op, apiserver / etcd (ms; rounds ${s.roundsCpuMsPerOp.join(', ')}${s.workerCpuMsPerOp === undefined ? '' : `; off the main thread ${s.workerCpuMsPerOp.toFixed(3)}`})`,
     s.cpuMsPerOp.toFixed(3),
     e.cpuMsPerOp.toFixed(3),
     '',
