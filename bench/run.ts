@@ -28,7 +28,7 @@ import { currentLoad, describeMachine } from './machine';
 import { benchNamespace, objectName, warmupNamespace, watchNamespace } from './objects';
 import { evaluateTargets, renderTable, Results, writeResults } from './report';
 import { alternate } from './rounds';
-import { ensureNamespace, ListMode, serverCreates, serverDeletes, serverGets, serverListOnce, serverLists } from './serverLoad';
+import { ensureNamespace, ListMode, serverCreates, serverGets, serverListOnce, serverLists } from './serverLoad';
 import { etcdUpdates, serverUpdates } from './updates';
 import { idleWatchersAfterGc, etcdWatchers, serverWatchers, type IdleAfterGc } from './watchers';
 import { scaleMain } from './scale';
@@ -40,12 +40,13 @@ const defaults = {
   concurrency: 64,
   /** Warm-up creates per side (another namespace / key prefix). */
   warmupCreates: 1000,
+  warmupSeconds: 2,
   /**
-   * After the memory point's full GCs (V8's last-resort GCs, which drop optimized code): creates,
-   * updates and deletes of this many warm-up objects, apiserver only, unmeasured.
+   * After the memory point's full GCs (V8's last-resort GCs, which drop optimized code): creates
+   * and updates of this many more warm-up objects, apiserver only, unmeasured. They stay, and the
+   * memory figures divide by objects + rewarmCreates.
    */
   rewarmCreates: 4000,
-  warmupSeconds: 2,
   /** Per round (creates are split across the rounds: objects ÷ rounds each). */
   getSeconds: 5,
   /** Alternating rounds (server, etcd, then etcd, server, …) of creates, GETs and updates; the median is reported. */
@@ -208,17 +209,16 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   // CPU per op is measured.
   const gc0 = await Inspector.memoryAfterGcAt(ctx.inspectPort);
   const rssGc0 = await steadyRss(pids.apiserver);
-  // The full GCs of that point are V8's last-resort GCs (HeapProfiler.collectGarbage): they drop
-  // optimized code (a TurboFan-compiled function is unoptimized after them, not after gc()) and
-  // shrink the young generation. With only 1,000 updates after it, `--trace-opt` showed ~365
-  // TurboFan compilations inside the measured creates, and creates cost 0.26-0.30 ms instead of
-  // ~0.17. The write path is compiled again here on objects that are created, updated and deleted
-  // before the rounds start, so the memory figures still count only the measured objects.
+  // Those GCs are V8's last-resort GCs (HeapProfiler.collectGarbage): they drop optimized code
+  // (a TurboFan-compiled function is unoptimized after them) and shrink the young generation.
+  // With 1,000 warm-up creates before them and 1,000 updates after, `--trace-opt` showed ~365
+  // TurboFan compilations inside the measured creates, whose rounds fell 0.38 -> 0.25 ms. The
+  // write path is compiled again here on more warm-up objects, created and updated once each as
+  // the measured ones are; they stay, and the memory figures count them (objects + W).
   const W = cfg.rewarmCreates;
-  step(`re-warm after the memory point's full GCs: ${W} creates, updates and deletes of warm-up objects (apiserver only, unmeasured)`);
+  step(`re-warm after the memory point's full GCs: ${W} creates and updates of more warm-up objects (apiserver only, unmeasured)`);
   await serverCreates(api, pids, warmupNamespace, cfg.warmupCreates, W, C, cfg.pad);
-  await serverUpdates(api, pids, warmupNamespace, cfg.warmupCreates + W, 0, cfg.warmupCreates + W, C);
-  await serverDeletes(api, pids, warmupNamespace, cfg.warmupCreates, W, C);
+  await serverUpdates(api, pids, warmupNamespace, cfg.warmupCreates + W, cfg.warmupCreates, W, C);
 
   const R = cfg.rounds;
   // Round r creates objects [first(r), first(r + 1)) on each side.
@@ -281,6 +281,8 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   }
 
   if (!results.lists) return; // the memory figure is defined after a full list
+  // The re-warm's objects are counted below, so they are listed once too, as the measured ones were.
+  await serverListOnce(api, warmupNamespace, 'unpaged', false, cfg.pageSize);
   await sleep(1000);
   const rss1 = await steadyRss(pids.apiserver);
   const heap1 = await heapUsed(api);
@@ -289,26 +291,28 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   const rssGc1 = await steadyRss(pids.apiserver);
   // Served JSON size per object, as an item of the unpaged list.
   const objectJsonBytes = Math.round(results.lists.unpaged.server.bytes / N);
+  // Every object created between the two points: the measured ones and the re-warm's.
+  const M = N + cfg.rewarmCreates;
   results.memoryPerObject = {
-    objects: N,
+    objects: M,
     objectJsonBytes,
     storedValueBytes: ctx.template.length,
     rssBeforeBytes: rss0,
     rssAfterCreatesBytes: rssCreated,
     rssAfterBytes: rss1,
-    perObjectBytes: Math.round((rss1 - rss0) / N),
+    perObjectBytes: Math.round((rss1 - rss0) / M),
     heapUsedBeforeBytes: heap0,
     heapUsedAfterBytes: heap1,
-    heapPerObjectBytes: Math.round((heap1 - heap0) / N),
-    etcdPerObjectBytes: Math.round((etcdRss1 - etcdRss0) / N),
+    heapPerObjectBytes: Math.round((heap1 - heap0) / M),
+    etcdPerObjectBytes: Math.round((etcdRss1 - etcdRss0) / M),
     rssAfterGcBeforeBytes: rssGc0,
     rssAfterGcAfterBytes: rssGc1,
-    retainedRssPerObjectBytes: Math.round((rssGc1 - rssGc0) / N),
-    retainedHeapPerObjectBytes: Math.round((gc1.heapUsed + gc1.arrayBuffers - gc0.heapUsed - gc0.arrayBuffers) / N),
+    retainedRssPerObjectBytes: Math.round((rssGc1 - rssGc0) / M),
+    retainedHeapPerObjectBytes: Math.round((gc1.heapUsed + gc1.arrayBuffers - gc0.heapUsed - gc0.arrayBuffers) / M),
     note:
       'perObjectBytes is the apiserver\'s RSS growth (watch cache plus heap high-water) from before the creates to after the GETs and full lists ' +
-      '(heap high-water and allocator retention from serving them), divided by N; rssAfterCreatesBytes is the same point before the GETs and lists; ' +
-      'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (both sides\' N objects are in it). ' +
+      '(heap high-water and allocator retention from serving them), divided by the objects created in between (the measured ones and the re-warm\'s); rssAfterCreatesBytes is the same point before the GETs and lists; ' +
+      'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (the raw side\'s objects are in it too). ' +
       'The retained figures are the same two points after full GCs through the inspector: RSS, and V8 heap used plus array buffers (the stored values).',
   };
 }

@@ -19,14 +19,6 @@ export function serverCreates(client: HttpsClient, pids: Pids, ns: string, first
   });
 }
 
-/** Deletes objects first … first+count-1 (the re-warm's creates are taken back, so the memory figures count only the measured objects). */
-export function serverDeletes(client: HttpsClient, pids: Pids, ns: string, first: number, count: number, concurrency: number): Promise<LoadResult> {
-  return runLoad({ concurrency, count, pids }, async (i) => {
-    const r = await client.request('DELETE', `${saPath(ns)}/${objectName(first + i)}`);
-    if (r.status !== 200) throw new Error(`delete: HTTP ${r.status}: ${r.text().slice(0, 300)}`);
-  });
-}
-
 /** GETs random existing objects (0 … objects-1) for a fixed time. */
 export function serverGets(client: HttpsClient, pids: Pids, ns: string, objects: number, concurrency: number, seconds: number): Promise<LoadResult> {
   const paths = Array.from({ length: objects }, (_, i) => `${saPath(ns)}/${objectName(i)}`);
