@@ -124,7 +124,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, warmupSeconds: 1, getSeconds: 2, rmwUpdates: 500, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000, policyRounds: 3 };
+    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, rewarmCreates: 1000, warmupSeconds: 1, getSeconds: 2, rmwUpdates: 500, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000, policyRounds: 3 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -212,7 +212,8 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   // Those GCs are V8's last-resort GCs (HeapProfiler.collectGarbage): they drop optimized code
   // (a TurboFan-compiled function is unoptimized after them) and shrink the young generation.
   // With 1,000 warm-up creates before them and 1,000 updates after, `--trace-opt` showed ~365
-  // TurboFan compilations inside the measured creates, whose rounds fell 0.38 -> 0.25 ms. The
+  // TurboFan compilations inside the measured creates, whose rounds fell by about a quarter
+  // within the phase (e.g. 0.318 -> 0.237 ms; docs/perf/README.md, 2026-11-25 04:24). The
   // write path is compiled again here on more warm-up objects, created and updated once each as
   // the measured ones are; they stay, and the memory figures count them (objects + W).
   const W = cfg.rewarmCreates;
@@ -236,8 +237,9 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   const rssCreated = await steadyRss(pids.apiserver);
 
   if (phases.has('gets')) {
-    // Each phase starts with an unmeasured round of its own operation per side: code a phase did
-    // not run ages through the previous phase's GCs and is flushed, and is compiled again here.
+    // Each phase starts with an unmeasured round of its own operation per side: what the previous
+    // phase did not run may have been flushed by its GCs (V8's bytecode ageing) or re-specialised
+    // for that phase's types, and is compiled again here.
     step(`GETs: a warm-up round of ${cfg.warmupSeconds} s per side, then ${R} alternating rounds of ${cfg.getSeconds} s per side, ${C} in flight`);
     await serverGets(api, pids, benchNamespace, N, C, cfg.warmupSeconds);
     await etcdGets(etcd, pids, benchNamespace, N, C, cfg.warmupSeconds);
