@@ -12,7 +12,7 @@ import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Su
 import { generatePrivateKey, issueCertificate, privateKeyToPem, type KeyAlgorithm } from '../lib/signing';
 import { Cluster, startExtraApiserver } from './cluster';
 import { HttpsClient, type Credentials } from './httpsClient';
-import { percentiles, round, runLoad, sleep, type LoadResult, type Pids } from './load';
+import { percentiles, round, runLoad, sleep, sumCpu, type LoadResult, type Pids } from './load';
 import { objectName, serviceAccount } from './objects';
 
 /** The measured user: not in system:masters, so every request walks the RBAC policy. */
@@ -241,7 +241,7 @@ export function combineSlices(slices: readonly LoadResult[], latenciesMs: readon
     seconds: round(seconds, 3),
     opsPerSec: round(ops / seconds, 1),
     latencyMs: { p50: round(p.p50, 2), p99: round(p.p99, 2), max: round(p.max, 2) },
-    cpu: { apiserver: round(sum((r) => r.cpu.apiserver), 2), etcd: round(sum((r) => r.cpu.etcd), 2), bench: round(sum((r) => r.cpu.bench), 2), apiserverMain: round(sum((r) => r.cpu.apiserverMain), 2) },
+    cpu: sumCpu(slices),
     ...(firstError ? { firstError } : {}),
   };
 }

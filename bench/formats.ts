@@ -3,7 +3,7 @@
 // milliseconds per request (p50), so each binary format can be held to "no more than 20% slower
 // than JSON". The apiserver runs with CBORServingAndStorage on for this (cluster.ts).
 import type { HttpsClient } from './httpsClient';
-import { runLoad, type LoadResult, type Pids } from './load';
+import { runLoad, sumCpu, type LoadResult, type Pids } from './load';
 import { objectName } from './objects';
 
 export const formats = [
@@ -62,7 +62,6 @@ function merge(rounds: LoadResult[]): LoadResult {
   const ops = rounds.reduce((n, r) => n + r.ops, 0);
   const seconds = rounds.reduce((n, r) => n + r.seconds, 0);
   const errors = rounds.reduce((n, r) => n + r.errors, 0);
-  const sum = (k: keyof LoadResult['cpu']): number => Math.round(rounds.reduce((n, r) => n + r.cpu[k], 0) * 100) / 100;
   const firstError = rounds.find((r) => r.firstError)?.firstError;
   return {
     ops,
@@ -70,7 +69,7 @@ function merge(rounds: LoadResult[]): LoadResult {
     seconds: Math.round(seconds * 1000) / 1000,
     opsPerSec: Math.round((ops / seconds) * 10) / 10,
     latencyMs: { p50: median(rounds.map((r) => r.latencyMs.p50)), p99: median(rounds.map((r) => r.latencyMs.p99)), max: Math.max(...rounds.map((r) => r.latencyMs.max)) },
-    cpu: { apiserver: sum('apiserver'), etcd: sum('etcd'), bench: sum('bench'), apiserverMain: sum('apiserverMain') },
+    cpu: sumCpu(rounds),
     ...(firstError ? { firstError } : {}),
   };
 }

@@ -26,6 +26,15 @@ export interface CpuUse {
   apiserverMain: number;
 }
 
+const cpuKeys = ['apiserver', 'etcd', 'bench', 'apiserverMain'] as const satisfies readonly (keyof CpuUse)[];
+
+/** The CPU of several measurements (rounds, slices) added up, per process, to 10 ms. */
+export function sumCpu(results: readonly LoadResult[]): CpuUse {
+  const out = {} as CpuUse;
+  for (const k of cpuKeys) out[k] = round(results.reduce((a, r) => a + r.cpu[k], 0), 2);
+  return out;
+}
+
 export interface Pids {
   apiserver: number;
   etcd: number;

@@ -6,7 +6,7 @@
 // median slice, as the other phases report the median of alternating rounds.
 import { groups } from '../lib/api/product';
 import type { HttpsClient } from './httpsClient';
-import { round, sleep, type LoadResult, type Pids } from './load';
+import { round, sleep, sumCpu, type LoadResult, type Pids } from './load';
 import { ensureNamespace, serverCreates } from './serverLoad';
 
 const api = `/apis/${groups.admissionregistration}/v1`;
@@ -97,7 +97,6 @@ const round1 = (x: number): number => round(x, 1);
 function combine(slices: LoadResult[]): LoadResult {
   const ops = slices.reduce((a, r) => a + r.ops, 0);
   const seconds = slices.reduce((a, r) => a + r.seconds, 0);
-  const sum = (f: (r: LoadResult) => number): number => round(slices.reduce((a, r) => a + f(r), 0), 2);
   const worst = (f: (r: LoadResult) => number): number => Math.max(...slices.map(f));
   return {
     ops,
@@ -106,7 +105,7 @@ function combine(slices: LoadResult[]): LoadResult {
     opsPerSec: round(ops / seconds, 1),
     // Per-slice percentiles cannot be merged exactly: the median of medians and the worst p99/max.
     latencyMs: { p50: [...slices.map((r) => r.latencyMs.p50)].sort((a, b) => a - b)[Math.floor(slices.length / 2)]!, p99: worst((r) => r.latencyMs.p99), max: worst((r) => r.latencyMs.max) },
-    cpu: { apiserver: sum((r) => r.cpu.apiserver), etcd: sum((r) => r.cpu.etcd), bench: sum((r) => r.cpu.bench), apiserverMain: sum((r) => r.cpu.apiserverMain) },
+    cpu: sumCpu(slices),
     ...(slices.find((r) => r.firstError) ? { firstError: slices.find((r) => r.firstError)!.firstError } : {}),
   };
 }

@@ -209,13 +209,10 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   // CPU per op is measured.
   const gc0 = await Inspector.memoryAfterGcAt(ctx.inspectPort);
   const rssGc0 = await steadyRss(pids.apiserver);
-  // Those GCs are V8's last-resort GCs (HeapProfiler.collectGarbage): they drop optimized code
-  // (a TurboFan-compiled function is unoptimized after them) and shrink the young generation.
-  // With 1,000 warm-up creates before them and 1,000 updates after, `--trace-opt` showed ~365
-  // TurboFan compilations inside the measured creates, whose rounds fell by about a quarter
-  // within the phase (e.g. 0.318 -> 0.237 ms; docs/perf/README.md, 2026-11-25 04:24). The
-  // write path is compiled again here on more warm-up objects, created and updated once each as
-  // the measured ones are; they stay, and the memory figures count them (objects + W).
+  // Those GCs are V8's last-resort GCs: they drop optimized code and shrink the young
+  // generation, so the measured creates used to pay for compiling (docs/perf/README.md,
+  // 2026-11-25 04:24). The write path is compiled again on more warm-up objects, created and
+  // updated once each as the measured ones are; they stay, and the memory figures count them.
   const W = cfg.rewarmCreates;
   step(`re-warm after the memory point's full GCs: ${W} creates and updates of more warm-up objects (apiserver only, unmeasured)`);
   await serverCreates(api, pids, warmupNamespace, cfg.warmupCreates, W, C, cfg.pad);
