@@ -28,6 +28,7 @@ import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
 import { ensureStoredNaming } from '../../lib/registry/storedNaming';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
 import { commandLineOptions, helpRequested, parseFlags } from '../flagSet';
+import { LogDestination } from '../logDestination';
 import { lateAdmission } from './admission';
 import { startAudit } from './audit';
 import { startRbacPolicy } from './rbacPolicy';
@@ -139,12 +140,9 @@ export interface StartDeps {
 
 export async function start(given: ApiServerOptions, deps: StartDeps = {}): Promise<RunningApiServer> {
   const { opts, dir: ephemeralDir } = await ephemeralOptions(given);
-  // Buffered stdout: a synchronous write per request line would cost more than the request.
-  const stdout = deps.logDestination ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  // Stdout in batches: a write per request line would cost more than the request.
+  const stdout = deps.logDestination ? undefined : new LogDestination({ name: program });
   const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, deps.logDestination ?? stdout);
-  // Quiet periods still reach the terminal within a second.
-  const flushTimer = stdout ? setInterval(() => stdout.flush(), 1000) : undefined;
-  flushTimer?.unref();
   for (const w of opts.features.warnings) log.warn(w);
 
   // TLS material: given files, or a PKI generated once under --cert-dir.
@@ -369,8 +367,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
       await cachesStarted;
       await storage.close();
       if (ephemeralDir) await rm(ephemeralDir, { recursive: true, force: true });
-      clearInterval(flushTimer);
-      stdout?.flushSync();
+      stdout?.close();
     })());
   return { server, address, started, shutdown };
 }

@@ -18,6 +18,7 @@ import { LeaderElectionHealth } from './leaderHealth';
 import { ControllerManagerMetrics } from './metrics';
 import { controllerManagerFlags, ControllerManagerOptions, enabledControllers, parseControllerManagerFlags } from './options';
 import { startServingEndpoints, ServingEndpoints } from './servingEndpoints';
+import { LogDestination } from '../logDestination';
 
 const program = processNames.controllerManager;
 
@@ -71,11 +72,8 @@ async function loadSigner(opts: ControllerManagerOptions, log: pino.Logger): Pro
 }
 
 export async function start(opts: ControllerManagerOptions, deps: StartDeps = {}): Promise<RunningControllerManager> {
-  const asyncStdout = deps.logDestination ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, deps.logDestination ?? asyncStdout);
-  const flushTimer = asyncStdout ? setInterval(() => asyncStdout.flush(), 1000) : undefined;
-  flushTimer?.unref();
-  const flushLog = (): void => asyncStdout?.flushSync();
+  const stdout = deps.logDestination ? undefined : new LogDestination({ name: program });
+  const log = pino({ name: program, level: opts.verbosity >= 4 ? 'debug' : 'info' }, deps.logDestination ?? stdout);
   for (const w of opts.features.warnings) log.warn(w);
 
   // Fail before touching the API when the CA files are unusable (upstream fails the controller start).
@@ -118,7 +116,7 @@ export async function start(opts: ControllerManagerOptions, deps: StartDeps = {}
   const fatal = (reason: string): void => {
     if (stopping) return;
     log.error(reason);
-    flushLog();
+    stdout?.flush();
     resolveExit({ code: 1, reason });
   };
   let controllersDone: Promise<void> = Promise.resolve();
@@ -185,8 +183,7 @@ export async function start(opts: ControllerManagerOptions, deps: StartDeps = {}
       await informers.stop();
       await serving?.close();
       client.close();
-      if (flushTimer) clearInterval(flushTimer);
-      flushLog();
+      stdout?.close();
     })());
 
   return { address: serving?.address, identity, metrics, shutdown, exited };
