@@ -157,6 +157,31 @@ describe('FieldSet', () => {
     const x = new FieldSet([[f('b'), f('c')], [f('a'), f('z')], [f('c')]]);
     expect(paths(x)).toEqual(['.c', '.a.z', '.b.c']);
   });
+  it('orders any number of children, inserted in any order, as comparePathElements does', () => {
+    const elements: PathElement[] = [
+      ...['m', 'b', 'z', 'a', 'k', 'c', 'x', 'é', 'A'].map((n) => f(n)),
+      ...[3, 0, 12, 1].map((i) => pe.index(i)),
+      pe.key({ name: 'b' }),
+      pe.key({ name: 'a' }),
+      pe.value('v'),
+      pe.value(1),
+    ];
+    const expected = [...elements].sort(comparePathElements).map((e) => pathString([e]));
+    for (const order of [elements, [...elements].reverse(), [...elements].sort(comparePathElements)]) {
+      const set = new FieldSet(order.map((e) => [e]));
+      expect(set.paths().map(pathString)).toEqual(expected);
+    }
+  });
+  it('a node that gains children after being a leaf gets them alone (leaves share no state)', () => {
+    const leafOnly = new FieldSet([[f('x')]]);
+    const grown = new FieldSet([[f('a')], [f('b')]]).copy().insert([f('a'), f('c')]);
+    const combined = new FieldSet([[f('d')]]).union(new FieldSet([[f('d'), f('e')]])).union(decodeFieldsV1({ 'f:q': {}, 'f:r': { 'f:s': {} } }));
+    expect(paths(grown)).toEqual(['.a', '.b', '.a.c']);
+    expect(paths(combined)).toEqual(['.d', '.q', '.d.e', '.r.s']);
+    expect(leafOnly.hasDescendants([f('x')])).toBe(false);
+    expect(new FieldSet([[f('y')]]).hasDescendants([f('y')])).toBe(false);
+    expect(paths(new FieldSet([[f('y')]]))).toEqual(['.y']);
+  });
 });
 
 describe('FieldsV1', () => {

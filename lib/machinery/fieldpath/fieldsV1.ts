@@ -3,7 +3,7 @@
 // in upstream's element order so the bytes match what upstream servers write.
 import type { JsonObject, JsonValue } from '../jsonValue';
 import { isJsonObject, shareableJson } from '../jsonValue';
-import { FieldSet } from './fieldSet';
+import { childOf, FieldSet } from './fieldSet';
 import type { FieldSetNode } from './fieldSet';
 import { deserializePathElement, serializePathElement } from './pathElement';
 
@@ -43,8 +43,7 @@ function decodeInto(node: FieldSetNode, obj: JsonObject, isRoot: boolean): void 
     if (!isJsonObject(child)) throw new Error('expected an object');
     // A field's key is already its canonical spelling; other elements are spelled as upstream writes them.
     const key = e.kind === 'field' ? k : serializePathElement(e);
-    let c = node.children.get(key);
-    if (!c) node.children.set(key, (c = { key, pe: e, node: { member: false, children: new Map() } }));
+    const c = childOf(node, key, e);
     let empty = true;
     for (const _ in child) {
       empty = false;

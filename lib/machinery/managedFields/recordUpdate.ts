@@ -122,6 +122,8 @@ const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t)
 
 /** Upstream's capManagersManager: past the cap, the oldest updaters merge into a bucket per apiVersion. */
 export function capUpdateManagers(managed: Managed, max = maxUpdateManagers): void {
+  // Nearly every write is under the cap: no list built for it.
+  if (managed.size <= max) return;
   const updaters = [...managed.entries()].filter(([, e]) => e.operation === 'Update').map(([id]) => id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => seconds(managed.get(a)!.time) - seconds(managed.get(b)!.time) || (a < b ? -1 : a > b ? 1 : 0));
