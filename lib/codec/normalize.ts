@@ -14,6 +14,7 @@
 import { openapiDefinitionPrefix as P } from '../api/product';
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { isShareableJson, setOwn } from '../machinery/jsonValue';
+import { sortSmall } from '../machinery/sortSmall';
 import { canonicalMicroTime, canonicalTime, microTimeOf } from './goTime';
 
 /** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
@@ -117,7 +118,7 @@ function element(v: unknown, f: FieldSchema): unknown {
 
 function sortedMap(v: Record<string, unknown>, values: FieldSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(v).sort(compareCodePoints)) setOwn(out, k, element(v[k], values));
+  for (const k of sortSmall(Object.keys(v), compareCodePoints)) setOwn(out, k, element(v[k], values));
   return out;
 }
 
