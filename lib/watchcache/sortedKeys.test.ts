@@ -16,3 +16,15 @@ test('keeps byte order, ranges by prefix', () => {
   expect(s.size).toBe(5);
   expect(s.prefixEndIndex('/zz/', s.lowerBound('/zz/'))).toBe(5);
 });
+
+test.each<[string, string[]]>([
+  ['appended in order', ['/a/1', '/a/2', '/a/3', '/b']],
+  ['the last key again', ['/a/1', '/a/2', '/a/2']],
+  ['in order, then before the last', ['/a/1', '/a/3', '/a/2', '/a/4', '/a/0']],
+  ['byte order, not UTF-16 order, decides an append', ['/p/\uffff', '/p/\u{1f600}', '/p/\ufffe']],
+])('insert: %s', (_name, inserted) => {
+  const s = new SortedKeys();
+  for (const k of inserted) s.insert(k);
+  const want = [...new Set(inserted)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  expect(Array.from({ length: s.size }, (_, i) => s.at(i))).toEqual(want);
+});

@@ -43,6 +43,12 @@ export class SortedKeys {
   }
 
   insert(key: string): void {
+    const keys = this.keys;
+    // Names that grow (generateName aside, most batches of creates) append: no search, no splice.
+    if (keys.length === 0 || compareKeys(keys[keys.length - 1], key) < 0) {
+      keys.push(key);
+      return;
+    }
     const i = this.lowerBound(key);
     if (this.keys[i] !== key) this.keys.splice(i, 0, key);
   }

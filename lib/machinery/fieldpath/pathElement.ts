@@ -6,11 +6,11 @@ import { goJsonStringify, parseGoJson } from '../goJson';
 import type { JsonValue } from '../jsonValue';
 import { isJsonObject } from '../jsonValue';
 
-// Key and value elements are immutable and serialised several times per write (the comparison
-// keys list items by it, the field set keys its tree by it): each keeps its FieldsV1 text once
-// made (`text`), which cost far less than a WeakMap beside them.
+// Elements are immutable and serialised several times per write (the comparison keys list items
+// by it, the field set keys its tree by it, and every insert below an element spells it again):
+// each keeps its FieldsV1 text once made (`text`), which cost far less than a WeakMap beside them.
 export type PathElement =
-  | { kind: 'field'; name: string }
+  | { kind: 'field'; name: string; text: string | undefined }
   /** Key fields sorted by name, as upstream keeps them. */
   | { kind: 'key'; fields: readonly (readonly [string, JsonValue])[]; text: string | undefined }
   | { kind: 'value'; value: JsonValue; text: string | undefined }
@@ -28,7 +28,7 @@ function singleKey(name: string, value: string): PathElement {
 }
 
 export const pe = {
-  field: (name: string): PathElement => ({ kind: 'field', name }),
+  field: (name: string): PathElement => ({ kind: 'field', name, text: undefined }),
   key: (fields: Record<string, JsonValue>): PathElement => {
     const names = Object.keys(fields);
     if (names.length === 1 && typeof fields[names[0]] === 'string') return singleKey(names[0], fields[names[0]] as string);
@@ -143,7 +143,7 @@ function sortedJson(v: JsonValue): string {
 export function serializePathElement(e: PathElement): string {
   switch (e.kind) {
     case 'field':
-      return `f:${e.name}`;
+      return (e.text ??= `f:${e.name}`);
     case 'key':
       return (e.text ??= `k:{${e.fields.map(([k, v]) => `${goJsonStringify(k)}:${sortedJson(v)}`).join(',')}}`);
     case 'value':
@@ -165,7 +165,7 @@ export function deserializePathElement(s: string): PathElement {
   const rest = s.slice(2);
   switch (prefix) {
     case 'f:':
-      return pe.field(rest);
+      return { kind: 'field', name: rest, text: s };
     case 'k:': {
       // Most keys are one field with a plain string (`k:{"name":"x"}`, as upstream writes a map
       // list's name): no JSON parse, and the text is already the element's own spelling.
