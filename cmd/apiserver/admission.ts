@@ -72,10 +72,12 @@ export function lateAdmission(): {
       const policies = new PolicySet();
       const follower = followPolicies(stores, policies);
       const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, authorizer: deps.authorizer, observe: deps.observePolicyCheck });
-      plugins.push(async (a) => {
-        await follower.synced;
-        await policyPlugin(a);
-      });
+      let synced = false;
+      follower.synced.then(
+        () => (synced = true),
+        () => undefined, // each request awaits it and gets its error
+      );
+      plugins.push((a) => (synced ? policyPlugin(a) : follower.synced.then(() => policyPlugin(a))));
       chain = validatingChain(plugins);
       // kube-apiserver runs the policy status (type checking) controller; so do we.
       const statusController = startPolicyStatusController(stores, deps.onPolicyStatusError ?? (() => undefined));

@@ -8,7 +8,7 @@ import { isCertificateSigningRequests } from './csrResource';
 import { isAuthorizedForSignerName } from './signerAuthorization';
 
 export function certificateApproval(authorizer: Authorizer): ValidatingPlugin {
-  return async (a) => {
+  return (a) => {
     if (a.operation !== 'UPDATE' || a.subresource !== 'approval' || !isCertificateSigningRequests(a.resource)) return;
     const signerName = (a.old as CertificateSigningRequest | null)?.spec?.signerName ?? '';
     if (isAuthorizedForSignerName(authorizer, a.user, 'approve', signerName)) return;

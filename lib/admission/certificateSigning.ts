@@ -9,7 +9,7 @@ import { isCertificateSigningRequests } from './csrResource';
 import { isAuthorizedForSignerName } from './signerAuthorization';
 
 export function certificateSigning(authorizer: Authorizer): ValidatingPlugin {
-  return async (a) => {
+  return (a) => {
     if (a.operation !== 'UPDATE' || a.subresource !== 'status' || !isCertificateSigningRequests(a.resource)) return;
     const csr = a.obj as CertificateSigningRequest;
     const old = a.old as CertificateSigningRequest | null;

@@ -8,7 +8,7 @@ import type { ValidatingPlugin } from './attributes';
 import { isCertificateSigningRequests } from './csrResource';
 
 export function certificateSubjectRestriction(): ValidatingPlugin {
-  return async (a) => {
+  return (a) => {
     if (a.operation !== 'CREATE' || a.subresource !== '' || !isCertificateSigningRequests(a.resource)) return;
     const csr = a.obj as CertificateSigningRequest;
     if (csr.spec?.signerName !== signerNames.apiserverClient) return;

@@ -42,7 +42,7 @@ export function rbacEscalation(authorizer: Authorizer, resolver: Pick<PolicyRule
     if (msg !== undefined) refuse(a, msg);
   };
 
-  return async (a) => {
+  return (a) => {
     if (a.operation === 'DELETE' || a.resource.group !== groups.rbac || a.subresource) return;
     if (escalationAllowed(a.user)) return;
     if (a.operation === 'UPDATE' && onlyGCFieldsChange(a)) return;

@@ -151,85 +151,90 @@ function evaluateBinding(
 
 
 export function validatingAdmissionPolicy(deps: PolicyPluginDeps): ValidatingPlugin {
-  return async (a) => {
+  // Nothing to evaluate is answered at once, without a promise (validatingChain awaits none).
+  return (a) => {
     if (a.resource.group === groups.admissionregistration && exempt.has(a.resource.resource)) return;
     const hooks = deps.policies.hooksFor(a.resource.group, a.resource.resource);
     if (hooks.length === 0) return;
-    const object = a.operation === 'DELETE' ? null : a.obj;
-    const oldObject = a.operation === 'CREATE' ? null : a.old;
-    const isNamespace = a.resource.group === '' && a.resource.resource === 'namespaces';
-    const nsName = isNamespace ? '' : a.namespaced ? a.namespace : '';
-    const needs = needsOf(hooks);
-    let namespaceObject: ApiObject | null | undefined;
-    const loadNamespace = async (): Promise<ApiObject | null> => (namespaceObject ??= nsName ? await deps.namespace(nsName) : null);
-    const m: MatchRequest = {
-      operation: a.operation,
-      group: a.resource.group,
-      version: a.version ?? '',
-      versions: deps.versionsOf(a.resource.group, a.resource.resource),
-      resource: a.resource.resource,
-      subresource: a.subresource,
-      name: a.name,
-      namespaced: a.namespaced,
-      isNamespace,
-      objectLabels: object ? (object.metadata?.labels ?? {}) : undefined,
-      oldObjectLabels: oldObject ? (oldObject.metadata?.labels ?? {}) : undefined,
-    };
-    m.ruleKey = ruleKeyOf(m);
-    // Only a selector that can refuse looks at the namespace's labels (an empty one selects all).
-    if (nsName && needs.namespaceLabels) m.namespaceLabels = (await loadNamespace())?.metadata?.labels ?? {};
-    // Values no expression of these policies reads are neither built nor converted.
-    const uses = needs.paths;
-    const request = uses.has('request') ? requestOf(a) : undefined;
-    const authorizer = deps.authorizer && uses.has('authorizer')
-      ? new AuthorizerValue(celAuthorizer(deps.authorizer, a.user), { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name })
-      : undefined;
-    const opts: EvalOptions = { budget: new CostBudget() };
-    const kindSchema = deps.schemaOf?.(a.resource.group, a.version ?? '', a.resource.resource);
-    const schemas = kindSchema && !a.subresource ? { object: objectField(kindSchema), oldObject: objectField(kindSchema) } : undefined;
-    // Converted once for every policy; params and the namespace are added per binding.
-    let base: CelActivation | undefined;
-    const out: Outcome = { denials: [], failures: [] };
+    return admit(deps, a, hooks);
+  };
+}
 
-    // Index loops, and the evaluation in a plain function: iterators and locals that live
-    // across an await in an async function are heap objects, allocated per request.
-    for (let h = 0; h < hooks.length; h++) {
-      const { policy: p, bindings } = hooks[h]!;
-      if (!matchResourcesMatch(p.policy.spec?.matchConstraints, m, true)) continue;
-      if (p.configurationError) {
-        configError(out, p, undefined, p.configurationError);
+async function admit(deps: PolicyPluginDeps, a: AdmissionAttributes, hooks: readonly PolicyHook[]): Promise<void> {
+  const object = a.operation === 'DELETE' ? null : a.obj;
+  const oldObject = a.operation === 'CREATE' ? null : a.old;
+  const isNamespace = a.resource.group === '' && a.resource.resource === 'namespaces';
+  const nsName = isNamespace ? '' : a.namespaced ? a.namespace : '';
+  const needs = needsOf(hooks);
+  let namespaceObject: ApiObject | null | undefined;
+  const loadNamespace = async (): Promise<ApiObject | null> => (namespaceObject ??= nsName ? await deps.namespace(nsName) : null);
+  const m: MatchRequest = {
+    operation: a.operation,
+    group: a.resource.group,
+    version: a.version ?? '',
+    versions: deps.versionsOf(a.resource.group, a.resource.resource),
+    resource: a.resource.resource,
+    subresource: a.subresource,
+    name: a.name,
+    namespaced: a.namespaced,
+    isNamespace,
+    objectLabels: object ? (object.metadata?.labels ?? {}) : undefined,
+    oldObjectLabels: oldObject ? (oldObject.metadata?.labels ?? {}) : undefined,
+  };
+  m.ruleKey = ruleKeyOf(m);
+  // Only a selector that can refuse looks at the namespace's labels (an empty one selects all).
+  if (nsName && needs.namespaceLabels) m.namespaceLabels = (await loadNamespace())?.metadata?.labels ?? {};
+  // Values no expression of these policies reads are neither built nor converted.
+  const uses = needs.paths;
+  const request = uses.has('request') ? requestOf(a) : undefined;
+  const authorizer = deps.authorizer && uses.has('authorizer')
+    ? new AuthorizerValue(celAuthorizer(deps.authorizer, a.user), { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name })
+    : undefined;
+  const opts: EvalOptions = { budget: new CostBudget() };
+  const kindSchema = deps.schemaOf?.(a.resource.group, a.version ?? '', a.resource.resource);
+  const schemas = kindSchema && !a.subresource ? { object: objectField(kindSchema), oldObject: objectField(kindSchema) } : undefined;
+  // Converted once for every policy; params and the namespace are added per binding.
+  let base: CelActivation | undefined;
+  const out: Outcome = { denials: [], failures: [] };
+
+  // Index loops, and the evaluation in a plain function: iterators and locals that live
+  // across an await in an async function are heap objects, allocated per request.
+  for (let h = 0; h < hooks.length; h++) {
+    const { policy: p, bindings } = hooks[h]!;
+    if (!matchResourcesMatch(p.policy.spec?.matchConstraints, m, true)) continue;
+    if (p.configurationError) {
+      configError(out, p, undefined, p.configurationError);
+      continue;
+    }
+    let annotations: Map<string, string[]> | undefined;
+    for (let i = 0; i < bindings.length; i++) {
+      const b = bindings[i]!;
+      if (!matchResourcesMatch(b.spec?.matchResources, m, false)) continue;
+      // No await without a paramKind: most policies have none, and each await is a turn of the loop.
+      const params = p.policy.spec?.paramKind ? await collectParams(deps, p, b, a.namespace) : noParams;
+      if (typeof params === 'string') {
+        configError(out, p, b, params);
         continue;
       }
-      let annotations: Map<string, string[]> | undefined;
-      for (let i = 0; i < bindings.length; i++) {
-        const b = bindings[i]!;
-        if (!matchResourcesMatch(b.spec?.matchResources, m, false)) continue;
-        // No await without a paramKind: most policies have none, and each await is a turn of the loop.
-        const params = p.policy.spec?.paramKind ? await collectParams(deps, p, b, a.namespace) : noParams;
-        if (typeof params === 'string') {
-          configError(out, p, b, params);
-          continue;
-        }
-        if (!base) {
-          const namespace = !uses.has('namespaceObject') ? null : namespaceObject !== undefined ? namespaceObject : await loadNamespace();
-          // Only what the expressions select is converted (a large object's other fields are not walked).
-          base = CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace, params: null }, { escape: false, schemas, paths: uses });
-        }
-        annotations = evaluateBinding(deps, a, p, b, params, base, opts, out, annotations);
+      if (!base) {
+        const namespace = !uses.has('namespaceObject') ? null : namespaceObject !== undefined ? namespaceObject : await loadNamespace();
+        // Only what the expressions select is converted (a large object's other fields are not walked).
+        base = CelActivation.of({ object, oldObject, request, authorizer, namespaceObject: namespace, params: null }, { escape: false, schemas, paths: uses });
       }
-      if (annotations) for (const [key, values] of annotations) a.addAuditAnnotation?.(`${p.name}/${key}`, values.join(', '));
+      annotations = evaluateBinding(deps, a, p, b, params, base, opts, out, annotations);
     }
-    const { denials, failures } = out;
-    if (failures.length) a.addAuditAnnotation?.(validationFailureAnnotation, JSON.stringify(failures));
-    const first = denials[0];
-    if (!first) return;
-    const message = first.binding !== undefined
-      ? `ValidatingAdmissionPolicy '${first.policy}' with binding '${first.binding}' denied request: ${first.message}`
-      : `ValidatingAdmissionPolicy '${first.policy}' denied request: ${first.message}`;
-    const err = errors.forbidden(a.resource, a.name, message, [{ message }]);
-    const reason = first.reason || 'Invalid';
-    err.status.reason = reason as StatusReason;
-    err.status.code = reasonToCode(reason);
-    throw err;
-  };
+    if (annotations) for (const [key, values] of annotations) a.addAuditAnnotation?.(`${p.name}/${key}`, values.join(', '));
+  }
+  const { denials, failures } = out;
+  if (failures.length) a.addAuditAnnotation?.(validationFailureAnnotation, JSON.stringify(failures));
+  const first = denials[0];
+  if (!first) return;
+  const message = first.binding !== undefined
+    ? `ValidatingAdmissionPolicy '${first.policy}' with binding '${first.binding}' denied request: ${first.message}`
+    : `ValidatingAdmissionPolicy '${first.policy}' denied request: ${first.message}`;
+  const err = errors.forbidden(a.resource, a.name, message, [{ message }]);
+  const reason = first.reason || 'Invalid';
+  err.status.reason = reason as StatusReason;
+  err.status.code = reasonToCode(reason);
+  throw err;
 }
