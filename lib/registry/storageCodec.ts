@@ -23,6 +23,8 @@ export class CorruptObjectError extends Error {
 
 /** `apiVersion`: the storage version when a kind is served in several versions (ResourceInfo.storageVersion). */
 export function encodeForStorage(obj: ApiObject, apiVersion?: string): Uint8Array {
+  // A create's object has no resourceVersion and its own apiVersion: written as it is, uncopied.
+  if (!apiVersion && obj.metadata?.resourceVersion === undefined) return Buffer.from(JSON.stringify(obj));
   const copy: ApiObject = { ...obj };
   if (apiVersion) copy.apiVersion = apiVersion;
   if (copy.metadata) {
