@@ -14,7 +14,7 @@ import { renderCompose } from '../../deploy/render/compose';
 import { probeScript } from '../../deploy/render/probe';
 import { topology, type Topology } from '../../deploy/topology';
 import { findEtcdBinary } from '../../lib/etcd/testing/etcdServer';
-import { ApiServerProcess, eventually, freePort, repoRoot } from './support/apiserver';
+import { ApiServerProcess, eventually, freePort, repoRoot, reservedPort } from './support/apiserver';
 
 interface Service {
   command: string[];
@@ -79,7 +79,10 @@ function etcdHealthcheck(): Promise<number> {
 }
 
 beforeAll(async () => {
-  const ports = await Promise.all(topology.apiserver.members.map(() => freePort()));
+  // Held until each replica starts: the PKI init and etcd take seconds, and a port merely found
+  // free was once taken meanwhile (EADDRINUSE).
+  const reserved = await Promise.all(topology.apiserver.members.map(() => reservedPort()));
+  const ports = reserved.map((r) => r.port);
   // The PKI writer, pointed at the first replica instead of the load balancer.
   const init = run(withFlags(services[topology.pkiInit.name].command, { 'control-plane-endpoint': `127.0.0.1:${ports[0]}` }));
   const code = await new Promise<number | null>((r) => init.once('exit', r));
@@ -115,7 +118,10 @@ beforeAll(async () => {
     const rest = args.filter((a) => !/^--(etcd-servers|bind-address|secure-port|tls-cert-file|tls-private-key-file|client-ca-file)=/.test(a));
     replicas.push(new ApiServerProcess(mkdtempSync(join(dir, `${m}-`)), ports[i], etcdEndpoint, rest, pkiDir));
   });
-  await Promise.all(replicas.map((r) => r.start()));
+  await Promise.all(replicas.map(async (r, i) => {
+    await reserved[i].release();
+    await r.start();
+  }));
 });
 
 afterAll(async () => {

@@ -81,6 +81,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A free port held by a listener until release(): between picking a port and a child process
+ * listening on it seconds later, nothing else (another test's freePort, an outgoing
+ * connection's ephemeral port) can take it. Release it just before starting its user.
+ */
+export async function reservedPort(): Promise<{ port: number; release(): Promise<void> }> {
+  const srv = createServer();
+  srv.unref();
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => resolve());
+  });
+  const addr = srv.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return { port, release: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
+}
+
 function healthy(endpoint: string): Promise<boolean> {
   return new Promise((resolve) => {
     const req = request(`${endpoint}/health`, { timeout: 1000 }, (res) => {

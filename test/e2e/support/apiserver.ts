@@ -6,9 +6,9 @@ import type { ClientRequest } from 'node:http';
 import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, startEtcd, EtcdServer } from '../../../lib/etcd/testing/etcdServer';
+import { freePort, reservedPort, startEtcd, EtcdServer } from '../../../lib/etcd/testing/etcdServer';
 
-export { freePort };
+export { freePort, reservedPort };
 
 export const repoRoot = resolve(__dirname, '../../..');
 
