@@ -24,6 +24,14 @@ describe('namespaceLookup', () => {
         // Decoded once while the revision stays: the same (frozen) object for every request.
         expect(await lookup('team')).toBe(first);
         expect(Object.isFrozen(first)).toBe(true);
+        // A hit in the ready cache comes back at once; a miss is confirmed by a read (a promise).
+        expect(lookup('team')).toBe(first);
+        expect(lookup('nobody')).toBeInstanceOf(Promise);
+        expect(ns.peekShared(ctx, 'team')).toBe(first);
+        expect(ns.peekShared(ctx, 'nobody')).toBeNull();
+      } else {
+        expect(lookup('team')).toBeInstanceOf(Promise);
+        expect(ns.peekShared(ctx, 'team')).toBeUndefined();
       }
       await ns.update(ctx, 'team', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { team: 'b' } } }));
       await waitFor('b');

@@ -50,11 +50,10 @@ export async function closeCaches(stores: readonly GenericStore[]): Promise<void
 }
 
 /** Reads a namespace, null when it does not exist (for admission; shared: callers must not change it). */
-export function namespaceLookup(stores: readonly GenericStore[]): (name: string) => Promise<Namespace | null> {
+export function namespaceLookup(stores: readonly GenericStore[]): (name: string) => Namespace | null | Promise<Namespace | null> {
   const ns = stores.find((s) => s.resource.resource === 'namespaces' && s.resource.group === '');
   if (!ns) throw new Error('namespaces are not served');
-  return async (name) => {
-    if (!name) return null;
+  const read = async (name: string): Promise<Namespace | null> => {
     try {
       // The cache answers at once (as upstream's informer); a miss may only mean the cache has
       // not seen a namespace created a moment ago, so it is confirmed with a quorum read.
@@ -65,5 +64,10 @@ export function namespaceLookup(stores: readonly GenericStore[]): (name: string)
       if (isApiError(e) && e.code === 404) return null;
       throw e;
     }
+  };
+  return (name) => {
+    if (!name) return null;
+    // Every create in a namespace reads it: a cache hit is answered without a promise.
+    return (ns.peekShared(systemContext(), name) as Namespace | null | undefined) || read(name);
   };
 }

@@ -84,6 +84,18 @@ describe('start and reads', () => {
     expect(dec(res.kv!.value)).toBe('2');
     expect(res.revision).toBeGreaterThanOrEqual(b.modRevision);
   });
+
+  test('peek answers as getFromCache Any does, at once; undefined outside the prefix or once closed', async () => {
+    const { cache } = await setup();
+    const a = await cache.create(P + 'a', enc('1'));
+    await cache.waitUntilFresh(a.modRevision);
+    expect(dec(cache.peek(P + 'a')!.value)).toBe('1');
+    expect(cache.peek(P + 'a')).toBe((await cache.getFromCache(P + 'a')).kv);
+    expect(cache.peek(P + 'missing')).toBeNull();
+    expect(cache.peek('/elsewhere/a')).toBeUndefined();
+    await cache.close();
+    expect(cache.peek(P + 'a')).toBeUndefined();
+  });
 });
 
 describe('values of the initial list', () => {

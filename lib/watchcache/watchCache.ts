@@ -235,6 +235,16 @@ export class WatchCache implements Storage, WatcherHost {
    * store's revision read after the call, from the cache once it has reached it, else the
    * store), "0" = Any (no options), N = minRevision.
    */
+  /**
+   * A read at resourceVersion=0 semantics answered now, without a turn of the event loop: the
+   * key's value (null when absent) once the cache is ready and covers it, else undefined (then
+   * getFromCache decides).
+   */
+  peek(key: string): KeyValue | null | undefined {
+    if (this.closed || !this.ready || !this.covers(key)) return undefined;
+    return this.state.get(key) ?? null;
+  }
+
   async getFromCache(key: string, opts: CacheGetOptions = {}): Promise<GetResult> {
     this.checkOpen();
     if (!this.covers(key)) return this.notOlderThan(await this.underlying.get(key), opts.minRevision);

@@ -12,8 +12,8 @@ export interface ParamKind {
 
 export interface PolicyPluginDeps {
   policies: PolicySet;
-  /** The namespace object (shared and read-only), null when it does not exist. */
-  namespace(name: string): Promise<ApiObject | null>;
+  /** The namespace object (shared and read-only), null when it does not exist; a cache hit may come without a promise. */
+  namespace(name: string): ApiObject | null | Promise<ApiObject | null>;
   /** Whether the param kind is namespaced; undefined when the kind is not served. */
   paramScope(kind: ParamKind): { namespaced: boolean } | undefined;
   /** One parameter object, null when absent. */
