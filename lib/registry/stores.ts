@@ -53,12 +53,10 @@ export async function closeCaches(stores: readonly GenericStore[]): Promise<void
 export function namespaceLookup(stores: readonly GenericStore[]): (name: string) => Namespace | null | Promise<Namespace | null> {
   const ns = stores.find((s) => s.resource.resource === 'namespaces' && s.resource.group === '');
   if (!ns) throw new Error('namespaces are not served');
-  const read = async (name: string): Promise<Namespace | null> => {
+  // A miss in the cache may only mean it has not seen a namespace created a moment ago: it is
+  // confirmed with a quorum read.
+  const confirm = async (name: string): Promise<Namespace | null> => {
     try {
-      // The cache answers at once (as upstream's informer); a miss may only mean the cache has
-      // not seen a namespace created a moment ago, so it is confirmed with a quorum read.
-      const cached = await ns.getShared(systemContext(), name).catch(() => null);
-      if (cached) return cached as Namespace;
       return (await ns.get(systemContext(), name)) as Namespace;
     } catch (e) {
       if (isApiError(e) && e.code === 404) return null;
@@ -67,7 +65,14 @@ export function namespaceLookup(stores: readonly GenericStore[]): (name: string)
   };
   return (name) => {
     if (!name) return null;
-    // Every create in a namespace reads it: a cache hit is answered without a promise.
-    return (ns.peekShared(systemContext(), name) as Namespace | null | undefined) || read(name);
+    // The cache answers (as upstream's informer): at once, without a promise, when it is ready;
+    // through getShared (which waits for it or reads the store) while it is not.
+    const cached = ns.peekShared(systemContext(), name) as Namespace | null | undefined;
+    if (cached) return cached;
+    if (cached === null) return confirm(name);
+    return ns.getShared(systemContext(), name).then(
+      (found) => found as Namespace,
+      () => confirm(name),
+    );
   };
 }

@@ -50,7 +50,7 @@ export class SortedKeys {
       return;
     }
     const i = this.lowerBound(key);
-    if (this.keys[i] !== key) this.keys.splice(i, 0, key);
+    if (keys[i] !== key) keys.splice(i, 0, key);
   }
 
   remove(key: string): void {

@@ -231,11 +231,6 @@ export class WatchCache implements Storage, WatcherHost {
   }
 
   /**
-   * A get with the API's semantics: resourceVersion unset = consistent (the object as of the
-   * store's revision read after the call, from the cache once it has reached it, else the
-   * store), "0" = Any (no options), N = minRevision.
-   */
-  /**
    * A read at resourceVersion=0 semantics answered now, without a turn of the event loop: the
    * key's value (null when absent) once the cache is ready and covers it, else undefined (then
    * getFromCache decides).
@@ -245,6 +240,11 @@ export class WatchCache implements Storage, WatcherHost {
     return this.state.get(key) ?? null;
   }
 
+  /**
+   * A get with the API's semantics: resourceVersion unset = consistent (the object as of the
+   * store's revision read after the call, from the cache once it has reached it, else the
+   * store), "0" = Any (no options), N = minRevision.
+   */
   async getFromCache(key: string, opts: CacheGetOptions = {}): Promise<GetResult> {
     this.checkOpen();
     if (!this.covers(key)) return this.notOlderThan(await this.underlying.get(key), opts.minRevision);

@@ -165,7 +165,7 @@ export function deserializePathElement(s: string): PathElement {
   const rest = s.slice(2);
   switch (prefix) {
     case 'f:':
-      return { kind: 'field', name: rest, text: s };
+      return pe.field(rest);
     case 'k:': {
       // Most keys are one field with a plain string (`k:{"name":"x"}`, as upstream writes a map
       // list's name): no JSON parse, and the text is already the element's own spelling.
