@@ -28,3 +28,26 @@ test.each<[string, string[]]>([
   const want = [...new Set(inserted)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   expect(Array.from({ length: s.size }, (_, i) => s.at(i))).toEqual(want);
 });
+
+// Narrow keys are searched by the native comparison, wide ones by compareKeys; each row checks
+// every lowerBound against a byte-order reference, so a wrong path shows as a wrong index.
+test.each<[string, string[], string[]]>([
+  ['ASCII keys, ASCII probes', ['/r/ns/a', '/r/ns/b', '/r/ns2/a', '/r/other/z'], ['/r/', '/r/ns/', '/r/ns/aa', '/r/ns2', '/r/zz', '']],
+  ['ASCII keys, wide probes', ['/p/a', '/p/z'], ['/p/\uffff', '/p/\u{1f600}', '/p/\ud800']],
+  ['wide keys, wide probes', ['/p/\uffff', '/p/\u{1f600}', '/p/\ue000', '/p/a'], ['/p/\ufffe', '/p/\u{1f601}', '/p/\u{10000}', '/p/\ue001', '/p/']],
+  ['wide keys, ASCII probes', ['/p/\uffff', '/p/\u{1f600}', '/q/a'], ['/p/', '/p/b', '/q/', '/r']],
+])('lowerBound in byte order: %s', (_name, keys, probes) => {
+  const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const sorted = [...keys].sort(byteOrder);
+  const inserted = new SortedKeys();
+  for (const k of keys) inserted.insert(k);
+  const reset = new SortedKeys();
+  reset.reset(sorted);
+  for (const s of [inserted, reset]) {
+    expect(Array.from({ length: s.size }, (_, i) => s.at(i))).toEqual(sorted);
+    for (const p of probes) {
+      const want = sorted.findIndex((k) => byteOrder(k, p) >= 0);
+      expect([p, s.lowerBound(p)]).toEqual([p, want === -1 ? sorted.length : want]);
+    }
+  }
+});
