@@ -270,6 +270,8 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
       rejectUnauthorized: false,
       minVersion: 'TLSv1.2',
       allowHTTP1: true,
+      Http1IncomingMessage: server.http1.IncomingMessage,
+      Http1ServerResponse: server.http1.ServerResponse,
       settings: h2.settings,
       maxSessionMemory: h2.maxSessionMemoryMB,
       http1Options,

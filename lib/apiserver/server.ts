@@ -12,6 +12,7 @@ import type { CreateOnlyEndpoint } from '../registry/createOnly';
 import type { GenericStore } from '../registry/store';
 import { createDiscovery, versionInfo } from './discovery';
 import { createDispatcher } from './dispatch';
+import { expressHttp1Classes, type Http1Classes } from './expressPrototypes';
 import { asDispatchPair, isHttp2Request, type AnyRequest, type AnyResponse } from './protocol';
 import { HealthRegistry, registerDefaultChecks, DefaultChecks, HealthCheckFn } from './health';
 import type { ServerLifecycle } from './lifecycle';
@@ -58,6 +59,11 @@ export interface ApiServerConfig {
 export interface ApiServer {
   /** The request listener for an http(s) or http2 (allowHTTP1) server: both protocols, one dispatch. */
   handler: (req: AnyRequest, res: AnyResponse) => void;
+  /**
+   * The HTTP/1.1 request and response classes to serve with (http2's Http1IncomingMessage and
+   * Http1ServerResponse): express then has no prototypes to change per request.
+   */
+  http1: Http1Classes;
   metrics: ApiServerMetrics;
   /** Runs post-start hooks; their health checks pass once each finishes. */
   startHooks(): Promise<void>;
@@ -124,6 +130,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   app.disable('x-powered-by');
   app.disable('etag');
   app.use((req, res) => dispatch(req, res));
+  const http1 = expressHttp1Classes(app);
 
   return {
     // HTTP/1.1 goes through express. HTTP/2 compat objects skip it: express re-parents req/res
@@ -133,6 +140,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
       if (isHttp2Request(req)) dispatch(...asDispatchPair(req, res as Http2ServerResponse));
       else app(req, res as ServerResponse);
     },
+    http1,
     metrics,
     async startHooks(): Promise<void> {
       await Promise.all(
