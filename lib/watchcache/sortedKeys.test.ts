@@ -51,3 +51,79 @@ test.each<[string, string[], string[]]>([
     }
   }
 });
+
+/** A reproducible stream of numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+// Chunk sizes from the smallest (every insert splits) to the default, against a plain sorted
+// array in byte order, through inserts, re-inserts, removes of held and missing keys, and a reset.
+test.each<[string, number | undefined, number]>([
+  ['chunks of 2', 2, 1],
+  ['chunks of 3', 3, 2],
+  ['chunks of 8', 8, 3],
+  ['default chunks', undefined, 4],
+])('agrees with a sorted array: %s', (_name, chunkMax, seed) => {
+  const rnd = seeded(seed);
+  const byteOrder = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  const names = ['a', 'b', 'ab', 'z', '\uffff', '\u{1f600}', '\ue000', 'ns1', 'ns2'];
+  const keyOf = (): string => `/r/${names[Math.floor(rnd() * names.length)]}/${Math.floor(rnd() * 400)}`;
+  const s = new SortedKeys(chunkMax);
+  let model: string[] = [];
+  const check = (): void => {
+    expect(s.size).toBe(model.length);
+    expect(Array.from({ length: s.size }, (_, i) => s.at(i))).toEqual(model);
+    for (let k = 0; k < 20; k++) {
+      const probe = k % 4 === 0 ? `/r/${names[k % names.length]}/` : keyOf();
+      const want = model.findIndex((m) => byteOrder(m, probe) >= 0);
+      const lo = s.lowerBound(probe);
+      expect([probe, lo]).toEqual([probe, want === -1 ? model.length : want]);
+      const prefix = `/r/${names[k % names.length]}/`;
+      const from = s.lowerBound(prefix);
+      let end = from;
+      while (end < model.length && model[end].startsWith(prefix)) end++;
+      expect([prefix, s.prefixEndIndex(prefix, from)]).toEqual([prefix, end]);
+    }
+  };
+  for (let step = 0; step < 1500; step++) {
+    const key = keyOf();
+    if (rnd() < 0.3) {
+      s.remove(key);
+      model = model.filter((m) => m !== key);
+    } else {
+      s.insert(key);
+      if (!model.includes(key)) model = [...model, key].sort(byteOrder);
+    }
+    if (step % 150 === 0) check();
+  }
+  check();
+  model = model.filter((_, i) => i % 3 !== 0);
+  s.reset([...model]);
+  check();
+  for (let step = 0; step < 300; step++) {
+    const key = keyOf();
+    s.insert(key);
+    if (!model.includes(key)) model = [...model, key].sort(byteOrder);
+  }
+  check();
+  s.reset([]);
+  model = [];
+  check();
+});
+
+test('sequential reads after inserts and removes see the new positions', () => {
+  const s = new SortedKeys(4);
+  for (let i = 0; i < 40; i++) s.insert(`/k/${String(i).padStart(2, '0')}`);
+  expect(s.at(10)).toBe('/k/10');
+  s.insert('/k/05a');
+  s.remove('/k/00');
+  expect(s.at(5)).toBe('/k/05a');
+  expect(s.at(10)).toBe('/k/10');
+  expect(s.at(39)).toBe('/k/39');
+  expect(s.at(40)).toBeUndefined();
+});
