@@ -17,6 +17,7 @@ import {
   CompactedError,
   CompactionStore,
   ConflictError,
+  DeleteStorageOptions,
   FutureRevisionError,
   GetResult,
   GuaranteedUpdateOptions,
@@ -163,13 +164,26 @@ export class Etcd3Storage implements Storage, CompactionStore {
     });
   }
 
-  delete(key: string, opts: { validate?: (current: KeyValue) => void | Promise<void> } = {}): Promise<{ prev: KeyValue; revision: number }> {
+  delete(key: string, opts: DeleteStorageOptions = {}): Promise<{ prev: KeyValue; revision: number }> {
     return this.observed('delete', key, async () => {
       const k = Buffer.from(key);
-      let current: KeyValue | null = (await this.range({ key: k }, key)).kvs.map(toKeyValue)[0] ?? null;
+      const read = async (): Promise<KeyValue | null> => (await this.range({ key: k }, key)).kvs.map(toKeyValue)[0] ?? null;
+      // A suggestion saves the read; the txn below still compares its mod revision.
+      let suggested = opts.suggestion !== undefined;
+      let current: KeyValue | null = opts.suggestion ?? (await read());
       for (;;) {
         if (!current) throw new NotFoundError(`key not found: ${key}`, key);
-        if (opts.validate) await opts.validate(current);
+        if (opts.validate) {
+          try {
+            await opts.validate(current);
+          } catch (e) {
+            if (!suggested) throw e;
+            // Refused on the suggested value: decided again on the current one.
+            suggested = false;
+            current = await read();
+            continue;
+          }
+        }
         const res = await this.txn(
           {
             compare: [{ result: CompareResult.EQUAL, target: CompareTarget.MOD, key: k, mod_revision: current.modRevision }],
@@ -179,6 +193,7 @@ export class Etcd3Storage implements Storage, CompactionStore {
           key,
         );
         if (res.succeeded) return { prev: current, revision: res.header.revision };
+        suggested = false;
         current = firstKv(res);
       }
     });

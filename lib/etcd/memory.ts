@@ -7,6 +7,7 @@ import {
   CompactedError,
   CompactionStore,
   ConflictError,
+  DeleteStorageOptions,
   FutureRevisionError,
   GetResult,
   KeyExistsError,
@@ -115,7 +116,8 @@ export class MemoryStorage implements Storage, CompactionStore {
 
   async delete(
     key: string,
-    opts: { validate?: (current: KeyValue) => void | Promise<void> } = {},
+    // A suggestion saves nothing here (reads are free): the current value is always used.
+    opts: DeleteStorageOptions = {},
   ): Promise<{ prev: KeyValue; revision: number }> {
     this.checkOpen();
     for (;;) {

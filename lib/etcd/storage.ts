@@ -95,6 +95,17 @@ export interface GuaranteedUpdateOptions {
   suggestion?: KeyValue | null;
 }
 
+export interface DeleteStorageOptions {
+  /** Sees the value about to be deleted and may throw to abort (preconditions). */
+  validate?: (current: KeyValue) => void | Promise<void>;
+  /**
+   * A recent value of the key (the caller's own read) to try first instead of reading the key,
+   * as GuaranteedUpdateOptions.suggestion: the delete compares its mod revision, and a refusal by
+   * validate on it is decided again on the store's current value.
+   */
+  suggestion?: KeyValue;
+}
+
 export interface Storage {
   get(key: string, opts?: { revision?: number }): Promise<GetResult>;
   /** All keys starting with prefix (which normally ends with '/'), in key order. */
@@ -121,7 +132,7 @@ export interface Storage {
    * (preconditions); the delete is a txn on that value's modRevision, retried on conflict.
    * NotFoundError when absent.
    */
-  delete(key: string, opts?: { validate?: (current: KeyValue) => void | Promise<void> }): Promise<{ prev: KeyValue; revision: number }>;
+  delete(key: string, opts?: DeleteStorageOptions): Promise<{ prev: KeyValue; revision: number }>;
   watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Watch;
   /** The store's current revision (a cheap quorum read). */
   currentRevision(): Promise<number>;

@@ -101,6 +101,30 @@ describe('GenericStore', () => {
     expect(await code(sa.delete(ctx, 'p', { preconditions: { uid: o.metadata?.uid, resourceVersion: o.metadata?.resourceVersion } }))).toBe('ok');
   });
 
+  // The revision read first is the one deleted (no write in between): decoded once, not again
+  // for the preconditions or for the answer, which is still what was deleted.
+  test.each<[string, boolean]>([
+    ['no preconditions', false],
+    ['uid and resourceVersion preconditions', true],
+  ])('a delete decodes the stored object once: %s', async (_name, withPreconditions) => {
+    const o = await sa.create(ctx, { metadata: { name: 'once', labels: { a: 'b' } } });
+    const options = withPreconditions ? { preconditions: { uid: o.metadata?.uid, resourceVersion: o.metadata?.resourceVersion } } : {};
+    const decode = jest.spyOn(sa, 'decode');
+    const r = await sa.delete(ctx, 'once', options);
+    expect(decode).toHaveBeenCalledTimes(1);
+    decode.mockRestore();
+    expect(r.deleted).toBe(true);
+    // ServiceAccounts answer with the object; a Role with a Status naming it.
+    expect(r.body).toMatchObject({ metadata: { name: 'once', uid: o.metadata?.uid, resourceVersion: o.metadata?.resourceVersion, labels: { a: 'b' } } });
+    const roles = stores.find((s) => s.resource.resource === 'roles')!;
+    const role = await roles.create(ctx, { metadata: { name: 'r' }, rules: [] });
+    const roleDecode = jest.spyOn(roles, 'decode');
+    const rr = await roles.delete(ctx, 'r', withPreconditions ? { preconditions: { uid: role.metadata?.uid } } : {});
+    expect(roleDecode).toHaveBeenCalledTimes(1);
+    roleDecode.mockRestore();
+    expect(rr.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'r', group: 'rbac.authorization.svc.io', kind: 'roles', uid: role.metadata?.uid } });
+  });
+
   test('generateName retries into a free name', async () => {
     const a = await sa.create(ctx, { metadata: { generateName: 'w-' } });
     expect(a.metadata?.name).toMatch(/^w-[a-z0-9]{5}$/);

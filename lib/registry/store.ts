@@ -624,11 +624,18 @@ export class GenericStore {
 
     if (this.admission) await this.admission(ctx, 'DELETE', current, current, this);
     if (ctx.dryRun) return { body: this.deleteBody(current), deleted: true };
+    // The revision read above is what is deleted unless a write came in between: then it is
+    // decoded again; otherwise `current` stands for it (no preconditions, nothing to decode).
+    const sameRevision = (kv: KeyValue): boolean => kv.modRevision === currentKv!.modRevision;
     try {
       const { prev } = await this.storage.delete(key, {
-        validate: (cur) => this.checkPreconditions(key, this.decode(cur), options),
+        validate: options.preconditions ? (cur) => this.checkPreconditions(key, sameRevision(cur) ? current : this.decode(cur), options) : undefined,
+        suggestion: currentKv,
       });
-      return { body: this.deleteBody(this.decode(prev)), deleted: true };
+      // `current` is the decode of those same bytes, and nothing on the way here wrote to it
+      // (admission on DELETE only validates).
+      const deleted = sameRevision(prev) ? current : this.decode(prev);
+      return { body: this.deleteBody(deleted), deleted: true };
     } catch (e) {
       this.fail(e, name, 'delete');
     }

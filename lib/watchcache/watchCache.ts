@@ -27,6 +27,7 @@ import { Backoff } from '../etcd/backoff';
 import { checkStartKey, keyAfter } from '../etcd/keys';
 import {
   CompactedError,
+  DeleteStorageOptions,
   FutureRevisionError,
   GetResult,
   GuaranteedUpdateOptions,
@@ -284,7 +285,7 @@ export class WatchCache implements Storage, WatcherHost {
     return this.underlying.guaranteedUpdate(key, tryUpdate, opts);
   }
 
-  delete(key: string, opts?: { validate?: (current: KeyValue) => void | Promise<void> }): Promise<{ prev: KeyValue; revision: number }> {
+  delete(key: string, opts?: DeleteStorageOptions): Promise<{ prev: KeyValue; revision: number }> {
     this.checkOpen();
     return this.underlying.delete(key, opts);
   }

@@ -233,6 +233,34 @@ export function describeStorageContract(name: string, factory: () => Promise<Sto
       await expectRejects(s.guaranteedUpdate(p + 'none2', () => null, { ignoreNotFound: true }), NotFoundError);
     });
 
+    test('delete with a stale or refused suggestion decides on the current value', async () => {
+      // Stale: what is deleted (and returned) is the current value.
+      const a1 = await s.create(p + 'a', enc('1'));
+      const a2 = await s.guaranteedUpdate(p + 'a', () => enc('2'));
+      const delA = await s.delete(p + 'a', { suggestion: a1 });
+      expect([dec(delA.prev.value), delA.prev.modRevision]).toEqual(['2', a2.modRevision]);
+      expect((await s.get(p + 'a')).kv).toBeNull();
+      // A refusal on the stale value is decided again on the current one.
+      const b1 = await s.create(p + 'b', enc('1'));
+      await s.guaranteedUpdate(p + 'b', () => enc('2'));
+      const seen: string[] = [];
+      const validate = (cur: KeyValue): void => {
+        seen.push(dec(cur.value));
+        if (dec(cur.value) !== '2') throw new Error('refused');
+      };
+      const delB = await s.delete(p + 'b', { suggestion: b1, validate });
+      expect(dec(delB.prev.value)).toBe('2');
+      expect(seen[seen.length - 1]).toBe('2');
+      // A refusal on the current value stands, and nothing is deleted.
+      const c = await s.create(p + 'c', enc('1'));
+      await expect(s.delete(p + 'c', { suggestion: c, validate })).rejects.toThrow('refused');
+      expect(dec((await s.get(p + 'c')).kv!.value)).toBe('1');
+      // A suggestion for a key deleted since: NotFoundError.
+      const d = await s.create(p + 'd', enc('1'));
+      await s.delete(p + 'd');
+      await expectRejects(s.delete(p + 'd', { suggestion: d }), NotFoundError);
+    });
+
     test('delete returns the previous value; missing key is NotFoundError', async () => {
       const kv = await s.create(p + 'a', enc('1'));
       const del = await s.delete(p + 'a');

@@ -1,6 +1,7 @@
 // A Storage proxy for watch-cache tests: counts reads that reach the store, can hold back watch
 // deliveries (events and progress, in order) to make a cache lag, and can fail open watches.
 import type {
+  DeleteStorageOptions,
   GetResult,
   KeyValue,
   ListOptions,
@@ -83,7 +84,7 @@ export class GatedStorage implements Storage {
     return this.inner.guaranteedUpdate(key, tryUpdate, opts);
   }
 
-  delete(key: string, opts?: { validate?: (current: KeyValue) => void | Promise<void> }): Promise<{ prev: KeyValue; revision: number }> {
+  delete(key: string, opts?: DeleteStorageOptions): Promise<{ prev: KeyValue; revision: number }> {
     return this.inner.delete(key, opts);
   }
 
