@@ -28,7 +28,12 @@ export interface StartEtcdOptions {
   extraArgs?: string[];
   /** How long to wait for /health; default 20 s. */
   readyTimeoutMs?: number;
+  /** Client and peer ports per start attempt; default two freePort()s (a seam for tests). */
+  ports?: () => Promise<[number, number]>;
 }
+
+/** Start attempts when etcd finds a chosen port taken. */
+const startAttempts = 3;
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -133,22 +138,27 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
   const binary = findEtcdBinary(opts.binary);
   installExitHook();
   const dataDir = mkdtempSync(join(opts.baseDir ?? defaultBaseDir(), 'etcd-test-'));
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
-  const endpoint = `http://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
-  const args = [
-    '--name=test',
-    `--data-dir=${join(dataDir, 'data')}`,
-    `--listen-client-urls=${endpoint}`,
-    `--advertise-client-urls=${endpoint}`,
-    `--listen-peer-urls=${peer}`,
-    `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=test=${peer}`,
-    '--initial-cluster-state=new',
-    '--logger=zap',
-    '--log-level=warn',
-    ...(opts.extraArgs ?? []),
-  ];
+  const ports = opts.ports ?? (async (): Promise<[number, number]> => [await freePort(), await freePort()]);
+  let endpoint = '';
+  let args: string[] = [];
+  const choosePorts = async (): Promise<void> => {
+    const [clientPort, peerPort] = await ports();
+    endpoint = `http://127.0.0.1:${clientPort}`;
+    const peer = `http://127.0.0.1:${peerPort}`;
+    args = [
+      '--name=test',
+      `--data-dir=${join(dataDir, 'data')}`,
+      `--listen-client-urls=${endpoint}`,
+      `--advertise-client-urls=${endpoint}`,
+      `--listen-peer-urls=${peer}`,
+      `--initial-advertise-peer-urls=${peer}`,
+      `--initial-cluster=test=${peer}`,
+      '--initial-cluster-state=new',
+      '--logger=zap',
+      '--log-level=warn',
+      ...(opts.extraArgs ?? []),
+    ];
+  };
   const readyTimeoutMs = opts.readyTimeoutMs ?? 20_000;
   let child: ChildProcess | undefined;
   let stderrTail = '';
@@ -190,11 +200,21 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
     clearTimeout(timer);
   };
 
-  try {
-    await launch();
-  } catch (err) {
-    rmSync(dataDir, { recursive: true, force: true });
-    throw err;
+  for (let attempt = 1; ; attempt++) {
+    await choosePorts();
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      // freePort() closes its listener at once, and outgoing connections (other tests' clients)
+      // draw local ports from the same range: one may hold the port by the time etcd binds it.
+      if (attempt < startAttempts && /address already in use/.test(stderrTail)) {
+        rmSync(join(dataDir, 'data'), { recursive: true, force: true });
+        continue;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      throw err;
+    }
   }
 
   return {
