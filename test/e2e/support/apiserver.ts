@@ -247,16 +247,30 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-/** etcd plus one apiserver in a temp dir; stop() removes everything. */
-export async function startCluster(extraArgs: string[] = [], opts: { etcdBinary?: string } = {}): Promise<TestCluster> {
+/** Start attempts when the apiserver finds its chosen port taken. */
+const apiserverStartAttempts = 3;
+
+/**
+ * etcd plus one apiserver in a temp dir; stop() removes everything. `port` chooses the
+ * apiserver's port per start attempt (default freePort(); a seam for tests).
+ */
+export async function startCluster(extraArgs: string[] = [], opts: { etcdBinary?: string; port?: () => Promise<number> } = {}): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const etcd = await startEtcd({ binary: opts.etcdBinary });
-  const apiserver = new ApiServerProcess(dir, await freePort(), etcd.endpoint, extraArgs);
-  try {
-    await apiserver.start();
-  } catch (e) {
-    await etcd.stop();
-    throw e;
+  let apiserver: ApiServerProcess;
+  for (let attempt = 1; ; attempt++) {
+    apiserver = new ApiServerProcess(dir, await (opts.port ?? freePort)(), etcd.endpoint, extraArgs);
+    try {
+      await apiserver.start();
+      break;
+    } catch (e) {
+      // As startEtcd: freePort() closed its listener, and something took the port before the
+      // apiserver bound it. A new port, the same PKI (its certificates name no port).
+      if (attempt < apiserverStartAttempts && apiserver.logs.includes('EADDRINUSE')) continue;
+      await etcd.stop();
+      rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
   }
   return {
     etcd,
