@@ -239,7 +239,10 @@ describe('server-side apply: merge and ownership', () => {
     const o = one.json<Obj & { secrets: unknown[] }>();
     expect(o.secrets).toEqual([{ name: 'a' }, { name: 'c' }]);
     expect((o.metadata as { labels?: unknown }).labels).toEqual({ y: '2' });
-    expect(o.metadata.managedFields!.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
+    // By manager: entries are ordered by time in seconds first (recordUpdate.test.ts), and the
+    // three applies may straddle a second.
+    const byManager = [...o.metadata.managedFields!].sort((a, b) => (a.manager! < b.manager! ? -1 : 1));
+    expect(byManager.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
       ['one', 'Apply', { 'f:secrets': { 'k:{"name":"a"}': { '.': {}, 'f:name': {} } } }],
       ['two', 'Apply', { 'f:metadata': { 'f:labels': { 'f:y': {} } }, 'f:secrets': { 'k:{"name":"c"}': { '.': {}, 'f:name': {} } } }],
     ]);
