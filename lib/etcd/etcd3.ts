@@ -109,15 +109,14 @@ export class Etcd3Storage implements Storage, CompactionStore {
   ): Promise<KeyValue> {
     return this.observed('update', key, async () => {
       const k = Buffer.from(key);
-      const read = async (): Promise<KeyValue | null> => (await this.range({ key: k }, key)).kvs.map(toKeyValue)[0] ?? null;
       // A suggested value saves the read; whatever it decides short of a successful
       // compare-and-swap is decided again on etcd's value (upstream's origStateIsCurrent).
       // (Not with expectedModRevision: a stale suggestion could run tryUpdate where a read would have refused.)
       let suggested = opts.suggestion !== undefined && opts.expectedModRevision === undefined;
-      let current: KeyValue | null = suggested ? (opts.suggestion ?? null) : await read();
+      let current: KeyValue | null = suggested ? (opts.suggestion ?? null) : await this.readKey(k, key);
       const refresh = async (): Promise<void> => {
         suggested = false;
-        current = await read();
+        current = await this.readKey(k, key);
       };
       for (;;) {
         if (!current && !opts.ignoreNotFound) {
@@ -167,10 +166,9 @@ export class Etcd3Storage implements Storage, CompactionStore {
   delete(key: string, opts: DeleteStorageOptions = {}): Promise<{ prev: KeyValue; revision: number }> {
     return this.observed('delete', key, async () => {
       const k = Buffer.from(key);
-      const read = async (): Promise<KeyValue | null> => (await this.range({ key: k }, key)).kvs.map(toKeyValue)[0] ?? null;
       // A suggestion saves the read; the txn below still compares its mod revision.
       let suggested = opts.suggestion !== undefined;
-      let current: KeyValue | null = opts.suggestion ?? (await read());
+      let current: KeyValue | null = opts.suggestion ?? (await this.readKey(k, key));
       for (;;) {
         if (!current) throw new NotFoundError(`key not found: ${key}`, key);
         if (opts.validate) {
@@ -180,7 +178,7 @@ export class Etcd3Storage implements Storage, CompactionStore {
             if (!suggested) throw e;
             // Refused on the suggested value: decided again on the current one.
             suggested = false;
-            current = await read();
+            current = await this.readKey(k, key);
             continue;
           }
         }
@@ -249,6 +247,11 @@ export class Etcd3Storage implements Storage, CompactionStore {
   /** Streams opened by the shared watch (1 while healthy; more after reconnects). */
   get watchStreamsOpened(): number {
     return this.mux.streamsOpened;
+  }
+
+  /** The key's current value, null when absent (one range read). */
+  private async readKey(k: Buffer, key: string): Promise<KeyValue | null> {
+    return (await this.range({ key: k }, key)).kvs.map(toKeyValue)[0] ?? null;
   }
 
   private async range(req: RangeRequest, key: string, requestedRevision?: number): Promise<RangeResponse> {

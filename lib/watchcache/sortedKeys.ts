@@ -41,7 +41,7 @@ export class SortedKeys {
     const byBytes = this.byBytes(key);
     const c = this.chunkFor(key, byBytes);
     if (c === this.chunks.length) return this.count;
-    return this.startOf(c) + lowerIn(this.chunks[c], key, 0, byBytes);
+    return this.validStarts()[c] + lowerIn(this.chunks[c], key, byBytes);
   }
 
   /**
@@ -99,7 +99,7 @@ export class SortedKeys {
     }
     const c = this.chunkFor(key, byBytes);
     const ch = chunks[c];
-    const i = lowerIn(ch, key, 0, byBytes);
+    const i = lowerIn(ch, key, byBytes);
     if (ch[i] === key) return;
     ch.splice(i, 0, key);
     this.count++;
@@ -112,7 +112,7 @@ export class SortedKeys {
     const c = this.chunkFor(key, byBytes);
     if (c === this.chunks.length) return;
     const ch = this.chunks[c];
-    const i = lowerIn(ch, key, 0, byBytes);
+    const i = lowerIn(ch, key, byBytes);
     if (ch[i] !== key) return;
     if (ch.length === 1) this.chunks.splice(c, 1);
     else ch.splice(i, 1);
@@ -170,10 +170,6 @@ export class SortedKeys {
     return (this.atChunk = lo);
   }
 
-  private startOf(c: number): number {
-    return this.validStarts()[c];
-  }
-
   private validStarts(): number[] {
     if (!this.startsValid) {
       const chunks = this.chunks;
@@ -202,8 +198,9 @@ function before(a: string, b: string, byBytes: boolean): boolean {
   return byBytes ? compareKeys(a, b) < 0 : a < b;
 }
 
-/** Index in ch (from lo) of the first key ≥ key. */
-function lowerIn(ch: readonly string[], key: string, lo: number, byBytes: boolean): number {
+/** Index in ch of the first key ≥ key. */
+function lowerIn(ch: readonly string[], key: string, byBytes: boolean): number {
+  let lo = 0;
   let hi = ch.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;

@@ -32,8 +32,6 @@ export interface StartEtcdOptions {
   ports?: () => Promise<[number, number]>;
 }
 
-/** Start attempts when etcd finds a chosen port taken. */
-const startAttempts = 3;
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -101,6 +99,22 @@ export async function reservedPort(): Promise<{ port: number; release(): Promise
   const addr = srv.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return { port, release: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
+}
+
+/**
+ * Runs start() again, up to three attempts in all, while it fails because a port it chose was
+ * taken (portTaken looks at what the process said). freePort() closes its listener at once, and
+ * outgoing connections (other tests' clients) draw local ports from the same range: one may
+ * hold the port by the time the process binds it. start() chooses its ports afresh each time.
+ */
+export async function retryWhilePortTaken<T>(start: () => Promise<T>, portTaken: () => boolean): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= 3 || !portTaken()) throw err;
+    }
+  }
 }
 
 function healthy(endpoint: string): Promise<boolean> {
@@ -200,21 +214,18 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdServer
     clearTimeout(timer);
   };
 
-  for (let attempt = 1; ; attempt++) {
-    await choosePorts();
-    try {
-      await launch();
-      break;
-    } catch (err) {
-      // freePort() closes its listener at once, and outgoing connections (other tests' clients)
-      // draw local ports from the same range: one may hold the port by the time etcd binds it.
-      if (attempt < startAttempts && /address already in use/.test(stderrTail)) {
-        rmSync(join(dataDir, 'data'), { recursive: true, force: true });
-        continue;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-      throw err;
-    }
+  try {
+    await retryWhilePortTaken(
+      async () => {
+        rmSync(join(dataDir, 'data'), { recursive: true, force: true }); // a failed attempt's
+        await choosePorts();
+        await launch();
+      },
+      () => /address already in use/.test(stderrTail),
+    );
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
 
   return {

@@ -6,7 +6,7 @@ import type { ClientRequest } from 'node:http';
 import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, reservedPort, startEtcd, EtcdServer } from '../../../lib/etcd/testing/etcdServer';
+import { freePort, reservedPort, retryWhilePortTaken, startEtcd, EtcdServer } from '../../../lib/etcd/testing/etcdServer';
 
 export { freePort, reservedPort };
 
@@ -247,9 +247,6 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-/** Start attempts when the apiserver finds its chosen port taken. */
-const apiserverStartAttempts = 3;
-
 /**
  * etcd plus one apiserver in a temp dir; stop() removes everything. `port` chooses the
  * apiserver's port per start attempt (default freePort(); a seam for tests).
@@ -257,20 +254,22 @@ const apiserverStartAttempts = 3;
 export async function startCluster(extraArgs: string[] = [], opts: { etcdBinary?: string; port?: () => Promise<number> } = {}): Promise<TestCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const etcd = await startEtcd({ binary: opts.etcdBinary });
+  // A port taken before the process bound it: another port, the same PKI (its certificates name no port).
+  let attempt: ApiServerProcess | undefined;
   let apiserver: ApiServerProcess;
-  for (let attempt = 1; ; attempt++) {
-    apiserver = new ApiServerProcess(dir, await (opts.port ?? freePort)(), etcd.endpoint, extraArgs);
-    try {
-      await apiserver.start();
-      break;
-    } catch (e) {
-      // As startEtcd: freePort() closed its listener, and something took the port before the
-      // apiserver bound it. A new port, the same PKI (its certificates name no port).
-      if (attempt < apiserverStartAttempts && apiserver.logs.includes('EADDRINUSE')) continue;
-      await etcd.stop();
-      rmSync(dir, { recursive: true, force: true });
-      throw e;
-    }
+  try {
+    apiserver = await retryWhilePortTaken(
+      async () => {
+        attempt = new ApiServerProcess(dir, await (opts.port ?? freePort)(), etcd.endpoint, extraArgs);
+        await attempt.start();
+        return attempt;
+      },
+      () => attempt?.logs.includes('EADDRINUSE') ?? false,
+    );
+  } catch (e) {
+    await etcd.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
   return {
     etcd,
