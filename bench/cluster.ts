@@ -90,8 +90,12 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** profileDir: run the apiserver with --cpu-prof; its .cpuprofile is written there when it exits. nodeArgs: node's own options. */
-export async function startCluster(maxSockets: number, profileDir?: string, extraArgs: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<Cluster> {
+/**
+ * profileDir: run the apiserver with --cpu-prof; its .cpuprofile is written there when it exits.
+ * nodeArgs: node's own options. root: the repository whose build runs (another revision's, for a
+ * before-and-after on one machine).
+ */
+export async function startCluster(maxSockets: number, profileDir?: string, extraArgs: readonly string[] = [], nodeArgs: readonly string[] = [], root = repoRoot): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const etcd = await startEtcd();
   const etcdPid = findEtcdPid(etcd.dataDir);
@@ -109,7 +113,7 @@ export async function startCluster(maxSockets: number, profileDir?: string, extr
     const args = [
       ...nodeArgs,
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      join(repoRoot, 'bin/svc-apiserver'),
+      join(root, 'bin/svc-apiserver'),
       `--etcd-servers=${etcd.endpoint}`,
       '--bind-address=127.0.0.1',
       `--secure-port=${port}`,

@@ -43,7 +43,7 @@ export interface MemoryPerObject {
 export interface Results {
   startedAt: string;
   durationSeconds: number;
-  environment: { node: string; cpus: number; etcd: string; etcdDataDir: string; machine: Machine };
+  environment: { node: string; cpus: number; etcd: string; etcdDataDir: string; machine: Machine; apiserverRevision?: string };
   config: Record<string, number | string | boolean>;
   /** Medians of alternating rounds (every round inside). */
   creates?: { server: Rounds; etcd: Rounds };
@@ -288,6 +288,7 @@ export function renderTable(r: Results): string {
   }
   const m = r.environment.machine;
   let out = `${m.cpuModel}, ${m.cpus} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Linux ${m.kernel}; node ${r.environment.node}; ${r.environment.etcd}; commit ${m.commit.slice(0, 12)}${m.dirty ? ' (with uncommitted changes)' : ''}\n`;
+  if (r.environment.apiserverRevision) out += `the measured svc-apiserver runs the earlier revision ${r.environment.apiserverRevision} (--apiserverRevision)\n`;
   out += `load average (1/5/15 min) at start ${m.loadAtStart.join(' / ')}, at end ${(m.loadAtEnd ?? []).join(' / ')}: above ${m.cpus} means others' work shared the cores\n\n`;
   // Only the header when no side-by-side phase ran (e.g. --phases=authz).
   out += rows.length > 1 ? table(rows) : '';

@@ -17,6 +17,7 @@ import { runCsr } from './csr';
 import { defaultTrackingBaseline, runFieldTracking } from './fieldTracking';
 import { runFormats } from './formats';
 import { runPolicies } from './policies';
+import { buildRevision } from './previousRelease';
 import { startBareServer } from './bareServer';
 import { Cluster, freePort, heapUsed, repoRoot, startCluster, steadyRss } from './cluster';
 import { Inspector } from './inspector';
@@ -96,6 +97,13 @@ const defaults = {
   profile: false,
   /** Node's own options for the apiserver, comma-separated (e.g. --trace-gc), for experiments; recorded with the results. */
   nodeFlags: '',
+  /**
+   * Run the measured svc-apiserver from this earlier revision instead (built into
+   * .cache/bench-baseline/ as the field-tracking baseline is): the same bench on the same machine
+   * before and after, when absolute figures moved with the machine. Recorded with the results.
+   * Only with phases that measure whichever apiserver runs (revisionPhases), not with --scale.
+   */
+  apiserverRevision: '',
   /** Instead of the phases above: the scale run (bench/scale.ts) over --scaleSizes with --scaleWatchers. */
   scale: false,
   scaleSizes: '10000,30000,100000',
@@ -138,6 +146,8 @@ function step(msg: string): void {
 const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];
 /** Phases that need the shared etcd + apiserver cluster (startup starts its own servers). */
 const clusterPhases = allPhases.filter((p) => p !== 'startup');
+/** Phases that can measure an earlier revision (--apiserverRevision): the others start this build or compare against it. */
+const revisionPhases = ['creates', 'gets', 'updates', 'lists', 'bare', 'watch'];
 
 /** What every phase needs. */
 interface Ctx {
@@ -476,7 +486,13 @@ function scaleFromFlags(cfg: Config): Promise<number> {
 
 async function main(): Promise<number> {
   const cfg = parseArgs(process.argv.slice(2));
-  if (cfg.scale) return scaleFromFlags(cfg);
+  if (cfg.scale) {
+    if (cfg.apiserverRevision) throw new Error('--apiserverRevision does not apply to --scale');
+    return scaleFromFlags(cfg);
+  }
+  if (cfg.apiserverRevision && (cfg.phases === 'all' || !cfg.phases.split(',').every((p) => revisionPhases.includes(p)))) {
+    throw new Error(`--apiserverRevision measures only ${revisionPhases.join(',')}: pass --phases with some of them`);
+  }
   const etcdBin = findEtcdBinary();
   const machine = describeMachine(repoRoot);
   const results: Results = {
@@ -532,7 +548,15 @@ async function main(): Promise<number> {
       // The formats phase needs CBOR, which is alpha and off by default (as upstream 1.32).
       const wantsFormats = phases.includes('formats');
       const inspectPort = await freePort();
-      cluster = await startCluster(cfg.concurrency, profileDir, wantsFormats ? ['--feature-gates=CBORServingAndStorage=true'] : [], [`--inspect=127.0.0.1:${inspectPort}`, ...cfg.nodeFlags.split(',').filter(Boolean)]);
+      const revision = cfg.apiserverRevision ? buildRevision(cfg.apiserverRevision, step) : undefined;
+      if (revision) results.environment.apiserverRevision = revision.subject;
+      cluster = await startCluster(
+        cfg.concurrency,
+        profileDir,
+        wantsFormats ? ['--feature-gates=CBORServingAndStorage=true'] : [],
+        [`--inspect=127.0.0.1:${inspectPort}`, ...cfg.nodeFlags.split(',').filter(Boolean)],
+        revision?.root,
+      );
       results.environment.etcdDataDir = cluster.etcd.dataDir;
       await bench(cfg, cluster, results, inspectPort);
     }
