@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all node deps etcd etcd34 python-client build typecheck lint unit e2e test test-etcd34 run bench deploy-files cluster cluster-down test-cluster clean
+.PHONY: all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run bench deploy-files cluster cluster-down test-cluster clean
 
 all: build
 
@@ -31,7 +31,15 @@ python-client:
 etcd34:
 	@scripts/install-etcd.sh 3.4 >/dev/null
 
-build: deps
+# glibc's malloc_trim as a Node-API module (cmd/freedMemory.ts) when a C compiler is there; the
+# server runs without it otherwise. Its unit test builds it itself and needs cc.
+native: dist/native/mallocTrim.node
+
+dist/native/mallocTrim.node: native/mallocTrim.c
+	@if command -v cc >/dev/null; then mkdir -p $(@D) && cc -shared -fPIC -O2 -o $@ $< && echo "built $@"; \
+	else echo "no C compiler: $@ not built, the apiserver will not trim malloc's free pages"; fi
+
+build: deps native
 	npx tsc -p tsconfig.build.json
 
 # The client-node scripts the e2e suite runs under plain Node have their own config (.mts, run as they are).

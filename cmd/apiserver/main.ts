@@ -29,6 +29,7 @@ import { ensureStoredNaming } from '../../lib/registry/storedNaming';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
 import { commandLineOptions, helpRequested, parseFlags } from '../flagSet';
 import { LogDestination } from '../logDestination';
+import { loadMallocTrim, trimAfterFullGcs } from '../freedMemory';
 import { lateAdmission } from './admission';
 import { startAudit } from './audit';
 import { startRbacPolicy } from './rbacPolicy';
@@ -126,6 +127,22 @@ export interface RunningApiServer {
   shutdown(): Promise<void>;
 }
 
+/** At most one malloc_trim per 10 s, each within 10 s of a full GC (cmd/freedMemory.ts). */
+const mallocTrimIntervalMs = 10_000;
+
+function startTrimming(metrics: ApiServerMetrics, log: pino.Logger): () => void {
+  const trimmer = loadMallocTrim();
+  if (typeof trimmer === 'string') {
+    log.info({ reason: trimmer }, 'freed native memory stays with malloc: no malloc_trim');
+    return () => undefined;
+  }
+  log.info({ intervalMs: mallocTrimIntervalMs }, 'malloc_trim after full GCs');
+  return trimAfterFullGcs(trimmer, mallocTrimIntervalMs, ({ released, seconds }) => {
+    metrics.mallocTrims.inc({ released: String(released) });
+    metrics.mallocTrimSeconds.inc(seconds);
+  });
+}
+
 /** --ephemeral: the PKI and kubeconfig go to a new temporary directory, removed at shutdown. */
 async function ephemeralOptions(opts: ApiServerOptions): Promise<{ opts: ApiServerOptions; dir?: string }> {
   if (!opts.ephemeral) return { opts };
@@ -161,6 +178,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   const etcdTls = await loadEtcdTls(opts);
   let stores: GenericStore[] = [];
   const metrics = new ApiServerMetrics({ storageObjectCounts: () => storedObjectCounts(stores)() });
+  const stopTrimming = startTrimming(metrics, log);
   const storage: Storage & CompactionStore =
     opts.storageBackend === 'memory'
       ? new MemoryStorage()
@@ -361,6 +379,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
       });
       // Storage closes only once no request can touch it any more.
       compactor.stop();
+      stopTrimming();
       await server.close();
       rbacPolicy.stop();
       admissionPlugins.stop();

@@ -55,6 +55,9 @@ export class ApiServerMetrics {
   readonly policyChecks: Counter<string>;
   readonly policyCheckDuration: Histogram<string>;
   readonly featureEnabled: Gauge<string>;
+  /** Ours, not upstream's: glibc malloc_trim calls after full GCs (cmd/freedMemory.ts), and their time. */
+  readonly mallocTrims: Counter<string>;
+  readonly mallocTrimSeconds: Counter<string>;
 
   constructor(opts: { storageObjectCounts?: () => Promise<Record<string, number>> } = {}) {
     collectDefaultMetrics({ register: this.registry });
@@ -151,6 +154,17 @@ export class ApiServerMetrics {
       help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
       labelNames: policyLabels,
       buckets: [0.0000005, 0.001, 0.01, 0.1, 1.0],
+      registers: [this.registry],
+    });
+    this.mallocTrims = new Counter({
+      name: 'apiserver_malloc_trims_total',
+      help: 'svc-apiserver only: calls of glibc malloc_trim after full garbage collections, by whether memory was given back to the kernel.',
+      labelNames: ['released'],
+      registers: [this.registry],
+    });
+    this.mallocTrimSeconds = new Counter({
+      name: 'apiserver_malloc_trim_seconds_total',
+      help: 'svc-apiserver only: time spent in glibc malloc_trim, which blocks the event loop while it runs.',
       registers: [this.registry],
     });
     this.featureEnabled = new Gauge({

@@ -191,6 +191,16 @@ describe('running server', () => {
     expect(text).toMatch(/apiserver_storage_objects\{resource="namespaces"\} \d+/);
   });
 
+  test('the built server loads malloc_trim and counts its calls', async () => {
+    // make build compiles native/mallocTrim.c into dist/native when cc exists (it does here);
+    // that the trims follow full GCs is unit-tested with V8's own GCs (cmd/freedMemory.test.ts).
+    await eventually(async () => c.apiserver.logs.includes('"msg":"malloc_trim after full GCs"'), 10_000, 'the malloc_trim log line');
+    expect(c.apiserver.logs).not.toContain('no malloc_trim');
+    const text = (await c.apiserver.request('GET', '/metrics')).body;
+    expect(text).toContain('# TYPE apiserver_malloc_trims_total counter');
+    expect(text).toMatch(/^apiserver_malloc_trim_seconds_total \d/m);
+  });
+
   test('YAML, pretty, 406 and gzip', async () => {
     const yaml = await c.apiserver.request('GET', '/api/v1/namespaces/default', { headers: { Accept: 'application/yaml' } });
     expect(yaml.headers['content-type']).toBe('application/yaml');
