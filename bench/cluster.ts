@@ -42,11 +42,37 @@ export async function steadyRss(pid: number, samples = 5): Promise<number> {
   return v.sort((a, b) => a - b)[samples >> 1];
 }
 
+/** The sum of a metric's samples on the server's /metrics; undefined when it has none. */
+export async function metricSum(client: HttpsClient, name: string): Promise<number | undefined> {
+  const text = (await client.expect('GET', '/metrics', [200])).text();
+  let total: number | undefined;
+  for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'gm'))) total = (total ?? 0) + Number(m[1]);
+  return total;
+}
+
+/** The server's malloc_trim calls; undefined when it has no malloc_trim (no C compiler, an earlier revision). */
+export function mallocTrims(client: HttpsClient): Promise<number | undefined> {
+  return metricSum(client, 'apiserver_malloc_trims_total');
+}
+
+/**
+ * Waits (up to 15 s) for the server's next malloc_trim after a count taken before a full GC: the
+ * server trims within 10 s of a full GC (cmd/freedMemory.ts), so RSS read after the GC is read
+ * once the freed pages went back, as they do on a running server. A trim pending from an earlier
+ * GC that fires during the GC ends the wait early; the RSS read then is higher, never lower.
+ */
+export async function awaitMallocTrim(client: HttpsClient, before: number | undefined): Promise<void> {
+  if (before === undefined) return;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (((await mallocTrims(client)) ?? 0) > before) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** The apiserver's V8 heap in use, from its own /metrics. */
 export async function heapUsed(client: HttpsClient): Promise<number> {
-  const r = await client.expect('GET', '/metrics', [200]);
-  const m = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(r.text());
-  return m ? Number(m[1]) : NaN;
+  return (await metricSum(client, 'nodejs_heap_size_used_bytes')) ?? NaN;
 }
 
 /** User + system CPU seconds a process (or one of its threads, tid) has used (/proc/<pid>[/task/<tid>]/stat, 100 ticks/s). */

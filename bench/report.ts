@@ -9,6 +9,7 @@ import type { PoliciesResult } from './policies';
 import type { StartupResult } from './startup';
 import type { LoadResult, CpuUse } from './load';
 import type { Machine } from './machine';
+import type { MemoryUsage } from './inspector';
 import type { Rounds } from './rounds';
 import type { ListOutcome } from './serverLoad';
 import type { WatchResult } from './watchers';
@@ -36,6 +37,10 @@ export interface MemoryPerObject {
   retainedRssPerObjectBytes: number;
   /** V8 heap used plus array buffers (the stored values), after GC, growth ÷ N. */
   retainedHeapPerObjectBytes: number;
+  /** process.memoryUsage() of the server at the two points after full GCs (heapTotal: what V8 keeps committed). */
+  memoryAfterGc?: { before: MemoryUsage; after: MemoryUsage };
+  /** The server's malloc_trim calls after full GCs and their time, over its life (absent without the module). */
+  mallocTrims?: { calls: number; seconds: number };
   /** What the number is, in words. */
   note: string;
 }
@@ -285,6 +290,8 @@ export function renderTable(r: Results): string {
     // The figure reported before: peak, not retention (no target of its own).
     rows.push(['  RSS growth per object without GC (load phases\' heap high-water included)', of(m.perObjectBytes), `${m.etcdPerObjectBytes} B`, '', '', '']);
     rows.push(['  apiserver heap-used growth per object, no GC', `${m.heapPerObjectBytes} B`, '', '', '', '']);
+    const t = m.mallocTrims;
+    rows.push(['  malloc_trim after full GCs (cmd/freedMemory.ts)', t ? `${t.calls} calls, ${(t.seconds * 1000).toFixed(1)} ms in all` : 'not built', '', '', '', '']);
   }
   const m = r.environment.machine;
   let out = `${m.cpuModel}, ${m.cpus} cores, ${(m.memoryBytes / 2 ** 30).toFixed(1)} GiB, Linux ${m.kernel}; node ${r.environment.node}; ${r.environment.etcd}; commit ${m.commit.slice(0, 12)}${m.dirty ? ' (with uncommitted changes)' : ''}\n`;

@@ -19,7 +19,7 @@ import { runFormats } from './formats';
 import { runPolicies } from './policies';
 import { buildRevision } from './previousRelease';
 import { startBareServer } from './bareServer';
-import { Cluster, freePort, heapUsed, repoRoot, startCluster, steadyRss } from './cluster';
+import { awaitMallocTrim, Cluster, freePort, heapUsed, mallocTrims, metricSum, repoRoot, startCluster, steadyRss } from './cluster';
 import { Inspector } from './inspector';
 import { etcdClient, etcdCreates, etcdGets, etcdListOnce, etcdLists } from './etcdBaseline';
 import type { HttpsClient } from './httpsClient';
@@ -217,7 +217,9 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   // The same point after full GCs (taken after the figures above, which stay as they were).
   // Connected only around the two memory points, so no inspector session is attached while the
   // CPU per op is measured.
+  const trims0 = await mallocTrims(api);
   const gc0 = await Inspector.memoryAfterGcAt(ctx.inspectPort);
+  await awaitMallocTrim(api, trims0);
   const rssGc0 = await steadyRss(pids.apiserver);
   // Those GCs are V8's last-resort GCs: they drop optimized code and shrink the young
   // generation, so the measured creates used to pay for compiling (docs/perf/README.md,
@@ -296,8 +298,12 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
   const rss1 = await steadyRss(pids.apiserver);
   const heap1 = await heapUsed(api);
   const etcdRss1 = await steadyRss(pids.etcd);
+  const trims1 = await mallocTrims(api);
   const gc1 = await Inspector.memoryAfterGcAt(ctx.inspectPort);
+  await awaitMallocTrim(api, trims1);
   const rssGc1 = await steadyRss(pids.apiserver);
+  const trimCalls = await mallocTrims(api);
+  const trimSeconds = await metricSum(api, 'apiserver_malloc_trim_seconds_total');
   // Served JSON size per object, as an item of the unpaged list.
   const objectJsonBytes = Math.round(results.lists.unpaged.server.bytes / N);
   // Every object created between the two points: the measured ones and the re-warm's.
@@ -318,11 +324,13 @@ async function objectPhases(ctx: Ctx, phases: Set<string>): Promise<void> {
     rssAfterGcAfterBytes: rssGc1,
     retainedRssPerObjectBytes: Math.round((rssGc1 - rssGc0) / M),
     retainedHeapPerObjectBytes: Math.round((gc1.heapUsed + gc1.arrayBuffers - gc0.heapUsed - gc0.arrayBuffers) / M),
+    memoryAfterGc: { before: gc0, after: gc1 },
+    ...(trimCalls === undefined ? {} : { mallocTrims: { calls: trimCalls, seconds: trimSeconds ?? 0 } }),
     note:
       'perObjectBytes is the apiserver\'s RSS growth (watch cache plus heap high-water) from before the creates to after the GETs and full lists ' +
       '(heap high-water and allocator retention from serving them), divided by the objects created in between (the measured ones and the re-warm\'s); rssAfterCreatesBytes is the same point before the GETs and lists; ' +
       'heap-used growth is what remained reachable or not yet collected. The etcd figure is etcd\'s RSS growth over the same span (the raw side\'s objects are in it too). ' +
-      'The retained figures are the same two points after full GCs through the inspector: RSS, and V8 heap used plus array buffers (the stored values).',
+      'The retained figures are the same two points after full GCs through the inspector, RSS read once the server\'s malloc_trim that follows a full GC has run (cmd/freedMemory.ts; at once without it): RSS, and V8 heap used plus array buffers (the stored values).',
   };
 }
 

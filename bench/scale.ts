@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Etcd3 } from 'etcd3';
-import { Cluster, freePort, startExtraApiserver, steadyRss } from './cluster';
+import { awaitMallocTrim, Cluster, freePort, mallocTrims, startExtraApiserver, steadyRss } from './cluster';
 import { etcdClient, renamedValue } from './etcdBaseline';
 import type { HttpsClient } from './httpsClient';
 import { openH1Watches, openH2Watches, type WatchFleet } from './h2Watchers';
@@ -168,9 +168,11 @@ async function deliveries(client: HttpsClient, fleet: WatchFleet, updates: numbe
 }
 
 /** The steady RSS and process.memoryUsage() after full GCs. */
-async function afterGc(inspector: Inspector, pid: number): Promise<MemoryUsage> {
+async function afterGc(inspector: Inspector, api: { client: HttpsClient; pid: number }): Promise<MemoryUsage> {
+  const trims = await mallocTrims(api.client);
   const m = await inspector.memoryAfterGc();
-  return { ...m, rss: await steadyRss(pid) };
+  await awaitMallocTrim(api.client, trims);
+  return { ...m, rss: await steadyRss(api.pid) };
 }
 
 async function measureSize(cluster: Cluster, o: ScaleOptions, n: number, first: boolean, result: ScaleResult, snapshots: Map<number, HeapSummary>): Promise<ScalePoint> {
@@ -185,7 +187,7 @@ async function measureSize(cluster: Cluster, o: ScaleOptions, n: number, first: 
     await sleep(1000);
     const rss = await steadyRss(api.pid);
     inspector = await Inspector.connect(inspectPort);
-    const filledAfterGc = await afterGc(inspector, api.pid);
+    const filledAfterGc = await afterGc(inspector, api);
     o.log(`${n}: ready ${Math.round(readyMs)} ms, cache filled ${Math.round(cacheFilledMs)} ms, RSS ${Math.round(rss / 2 ** 20)} MiB (${Math.round(filledAfterGc.rss / 2 ** 20)} MiB after GC)`);
 
     // Idle watchers first, on a heap that has only the cache fill behind it.
@@ -203,17 +205,17 @@ async function measureSize(cluster: Cluster, o: ScaleOptions, n: number, first: 
       await sleep(1000);
       o.log(`${n}: ${h1.open} HTTP/1.1 watchers idle: ${result.idleH1WatcherBytes} B each`);
     }
-    const before = await afterGc(inspector, api.pid);
+    const before = await afterGc(inspector, api);
     const firstFleet = await openH2Watches(api.url, api.client.creds, watchPath, o.watchers, o.streamsPerSession);
     await sleep(1000);
-    const afterFirst = await afterGc(inspector, api.pid);
+    const afterFirst = await afterGc(inspector, api);
     const idleH2WatcherFirstBytes = Math.round((afterFirst.rss - before.rss) / Math.max(1, firstFleet.open));
     firstFleet.close();
     await sleep(1000);
-    const closed = await afterGc(inspector, api.pid);
+    const closed = await afterGc(inspector, api);
     const fleet = await openH2Watches(api.url, api.client.creds, watchPath, o.watchers, o.streamsPerSession);
     await sleep(1000);
-    const after = await afterGc(inspector, api.pid);
+    const after = await afterGc(inspector, api);
     const idleH2WatcherBytes = Math.round((after.rss - closed.rss) / Math.max(1, fleet.open));
     const idleH2WatcherHeapBytes = Math.round((after.heapUsed - closed.heapUsed) / Math.max(1, fleet.open));
     o.log(`${n}: ${fleet.open} HTTP/2 watchers idle: ${idleH2WatcherBytes} B RSS (${idleH2WatcherFirstBytes} B at the first opening), ${idleH2WatcherHeapBytes} B heap each`);
@@ -244,7 +246,7 @@ async function measureSize(cluster: Cluster, o: ScaleOptions, n: number, first: 
     const g = percentiles(gets);
     o.log(`${n}: unpaged list ${Math.round(median(unpaged))} ms (${Math.round(bytes / 2 ** 20)} MiB), page ${round1(median(pages))} ms, paged walk ${Math.round(pagedWalkMs)} ms, GET p50 ${round1(g.p50)} ms`);
     // Every object has now been served as JSON (its memos are filled): what stays after GC.
-    const servedAfterGc = await afterGc(inspector, api.pid);
+    const servedAfterGc = await afterGc(inspector, api);
     // Last: the snapshot's own native memory would stay in RSS.
     const snapshot = await inspector.heapSnapshot();
     snapshots.set(n, snapshot);
