@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    running = await start(opts);
+    running = await start(opts, { trimFreedMemory: true });
     if (stopRequested) shutdownAndExit(running);
     await running.started;
   } catch (e) {
@@ -153,6 +153,11 @@ async function ephemeralOptions(opts: ApiServerOptions): Promise<{ opts: ApiServ
 export interface StartDeps {
   /** Log destination; default buffered stdout (the test server keeps its log in memory). */
   logDestination?: pino.DestinationStream;
+  /**
+   * malloc_trim after full GCs (cmd/freedMemory.ts): only when the process is the apiserver's
+   * own (main), not in the test server's worker thread, whose process belongs to the tests.
+   */
+  trimFreedMemory?: boolean;
 }
 
 export async function start(given: ApiServerOptions, deps: StartDeps = {}): Promise<RunningApiServer> {
@@ -178,7 +183,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   const etcdTls = await loadEtcdTls(opts);
   let stores: GenericStore[] = [];
   const metrics = new ApiServerMetrics({ storageObjectCounts: () => storedObjectCounts(stores)() });
-  const stopTrimming = startTrimming(metrics, log);
+  const stopTrimming = deps.trimFreedMemory ? startTrimming(metrics, log) : (): void => undefined;
   const storage: Storage & CompactionStore =
     opts.storageBackend === 'memory'
       ? new MemoryStorage()
