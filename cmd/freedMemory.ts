@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
-import { realClock, type Clock, type Timer } from '../lib/client/clock';
+import type { Clock, Timer } from '../lib/client/clock';
 
 export interface MallocTrim {
   /** glibc's malloc_trim(0): true when memory was given back. */
@@ -15,7 +15,7 @@ export interface MallocTrim {
 }
 
 /** Where `make build` puts the module: dist/native/, beside dist/cmd/ where this file runs from. */
-export const builtMallocTrimPath = path.join(__dirname, '..', 'native', 'mallocTrim.node');
+const builtMallocTrimPath = path.join(__dirname, '..', 'native', 'mallocTrim.node');
 
 /** The compiled module at `file`, or why it is not there (no C compiler at build time, not glibc). */
 export function loadMallocTrim(file = builtMallocTrimPath): MallocTrim | string {
@@ -42,7 +42,7 @@ export class TrimSchedule {
   constructor(
     private readonly trim: () => void,
     private readonly minIntervalMs: number,
-    private readonly clock: Clock = realClock,
+    private readonly clock: Clock,
   ) {}
 
   fullGc(): void {
