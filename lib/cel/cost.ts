@@ -51,8 +51,3 @@ export function traversalCost(v: unknown): number {
   const n = typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 0;
   return Math.ceil(n * unitCost.stringTraversalFactor);
 }
-
-/** Cost of a regex over an input: about length(regex)·length(input). */
-export function regexCost(input: string, regex: string): number {
-  return Math.max(1, traversalCost(input)) * Math.max(1, Math.ceil(regex.length * unitCost.regexLengthFactor));
-}

@@ -5,8 +5,11 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 import type { FieldSchema } from '../api/schema';
 import { CostBudget, CostLimitExceeded, CostTracker, perCallLimit } from './cost';
 import { type FieldTree, referencedPaths } from './references';
-import { instrument, withTracker } from './instrument';
+import { withTracker } from './activeCost';
+import { formatCheckIssue } from './checkIssues';
+import { instrument } from './instrument';
 import type { CostedEvaluator } from './instrument';
+import { RegexLiteralError } from './regexCalls';
 import { authorizerLibrary } from './library/authorizerValues';
 import { formatLibrary } from './library/format';
 import { cidrLibrary, ipLibrary } from './library/ip';
@@ -29,7 +32,10 @@ export interface CelVariable {
   unescaped?: boolean;
 }
 
+/** `error` is upstream's detail: "compilation failed: …" or "program instantiation failed: …". */
 export type CompileResult = { program: CelProgram; error?: undefined } | { program?: undefined; error: string };
+
+const compilationFailed = (issue: string): string => `compilation failed: ${issue}`;
 
 export type EvalResult =
   | { ok: true; value: unknown; cost: number }
@@ -95,11 +101,16 @@ export class CelEnvironment {
     try {
       const parsed = this.env.parse(expression);
       const checked = parsed.check();
-      if (!checked.valid) return { error: checked.error?.message ?? 'invalid expression' };
+      if (!checked.valid) return { error: compilationFailed(checked.error?.message ?? 'invalid expression') };
       instrument(parsed.ast);
       return { program: new CelProgram(parsed, this.variables) };
     } catch (e) {
-      return { error: (e as Error).message };
+      // A literal pattern RE2 refuses: cel-go's regex validator reports `matches` among the check
+      // issues; find/findAll fail when upstream builds the program.
+      if (e instanceof RegexLiteralError) {
+        return { error: e.stage === 'check' ? compilationFailed(formatCheckIssue(expression, e.message, e.offset)) : `program instantiation failed: ${e.message}` };
+      }
+      return { error: compilationFailed((e as Error).message) };
     }
   }
 }

@@ -3,7 +3,7 @@ export type { CelVariable, CompileResult, EvalOptions, EvalResult } from './envi
 export { CostBudget, CostLimitExceeded, costLimitExceededMessage, perCallLimit, runtimeCostBudget, unitCost } from './cost';
 export { escapeName, unescapeName } from './escaping';
 export type { CelAuthorizer, CelAuthorizerDecision, CelPathCheck, CelResourceCheck } from './library/authorizer';
-export { compilationFailedDetail, policyEnvironment } from './policyEnvironment';
+export { policyEnvironment } from './policyEnvironment';
 export { AuthorizerValue } from './library/authorizerValues';
 export { objectField } from './schemaField';
 export { mergeFieldTrees, type FieldTree } from './references';

@@ -16,8 +16,3 @@ export function policyEnvironment(hasParams: boolean): CelEnvironment {
   if (hasParams) return (withParams ??= new CelEnvironment([...base, 'params'].map(declare)));
   return (withoutParams ??= new CelEnvironment(base.map(declare)));
 }
-
-/** Upstream's field error detail for an expression that does not compile. */
-export function compilationFailedDetail(error: string): string {
-  return `compilation failed: ${error}`;
-}

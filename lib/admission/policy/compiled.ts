@@ -3,7 +3,7 @@
 // expressions that do not compile; a stored one that still fails (e.g. written by an older
 // server) becomes the policy's configuration error, handled by its failurePolicy.
 import type { ValidatingAdmissionPolicy } from '../../api';
-import { type CelProgram, compilationFailedDetail, type FieldTree, mergeFieldTrees, policyEnvironment } from '../../cel';
+import { type CelProgram, type FieldTree, mergeFieldTrees, policyEnvironment } from '../../cel';
 
 export interface CompiledExpression {
   expression: string;
@@ -40,7 +40,7 @@ export function compilePolicy(policy: ValidatingAdmissionPolicy): CompiledPolicy
   const compile = (expression: string): CompiledExpression | undefined => {
     const r = env.compile(expression);
     if (r.error !== undefined) {
-      errors.push(compilationFailedDetail(r.error));
+      errors.push(r.error);
       return undefined;
     }
     for (const [n, t] of r.program.paths) {

@@ -19,7 +19,7 @@ import type { PolicyHook } from './policySet';
 /** Upstream's metrics.ErrorType of a decision. */
 function errorTypeOf(error: string | undefined): PolicyCheck['errorType'] {
   if (error === undefined) return 'no_error';
-  if (error.startsWith('compilation failed')) return 'compile_error';
+  if (error.startsWith('compilation failed') || error.startsWith('program instantiation failed')) return 'compile_error';
   if (error.startsWith(outOfBudgetMessage)) return 'out_of_budget';
   return 'invalid_error';
 }

@@ -1,28 +1,23 @@
-// Upstream's regex library (apiserver/pkg/cel/library/regex.go): find and findAll. Cost is
-// about length(regex)·length(input) (library/cost.go). JavaScript RegExp stands in for RE2.
-import { regexCost } from '../cost';
+// Upstream's regex library (apiserver/pkg/cel/library/regex.go): find and findAll, declared here
+// for the checker. Evaluation runs on the linear-time RE2 engine; in a compiled program the call
+// nodes are taken over (regexCalls.ts), which charges them before they match.
+import { LinearRegex, RegexSyntaxError } from '../../machinery/linearRegex';
+import { upstreamRegexCost } from '../regexCalls';
 import type { CelFunction } from './types';
 
-function compile(re: string, flags = ''): RegExp {
+function compile(re: string): LinearRegex {
   try {
-    return new RegExp(re, flags);
+    return LinearRegex.compile(re);
   } catch (e) {
-    throw new Error(`error parsing regexp: ${(e as Error).message}`);
+    if (e instanceof RegexSyntaxError) throw new Error(e.message);
+    throw e;
   }
 }
 
-function findAll(s: string, re: string, limit: bigint): string[] {
-  if (limit === 0n) return [];
-  const out: string[] = [];
-  for (const m of s.matchAll(compile(re, 'g'))) {
-    out.push(m[0]);
-    if (limit > 0n && BigInt(out.length) >= limit) break;
-  }
-  return out;
-}
+const cost = (s: unknown, r: unknown): number => upstreamRegexCost(s as string, r as string);
 
 export const regexFunctions: readonly CelFunction[] = [
-  { signature: 'string.find(string): string', cost: (s, r) => regexCost(s as string, r as string), handler: (s, r) => compile(r as string).exec(s as string)?.[0] ?? '' },
-  { signature: 'string.findAll(string): list<string>', cost: (s, r) => regexCost(s as string, r as string), handler: (s, r) => findAll(s as string, r as string, -1n) },
-  { signature: 'string.findAll(string, int): list<string>', cost: (s, r) => regexCost(s as string, r as string), handler: (s, r, n) => findAll(s as string, r as string, n as bigint) },
+  { signature: 'string.find(string): string', cost, handler: (s, r) => compile(r as string).find(s as string) },
+  { signature: 'string.findAll(string): list<string>', cost, handler: (s, r) => compile(r as string).findAll(s as string, -1) },
+  { signature: 'string.findAll(string, int): list<string>', cost, handler: (s, r, n) => compile(r as string).findAll(s as string, Number(n as bigint)) },
 ];

@@ -3,7 +3,7 @@
 // being Invalid at the expression's path with "compilation failed: …".
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicySpec } from '../../api';
 import { failurePolicies, validationReasons } from '../../api';
-import { compilationFailedDetail, policyEnvironment } from '../../cel';
+import { policyEnvironment } from '../../cel';
 import { fieldErr, type FieldError } from '../../machinery/fieldErrors';
 import { isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/names';
 import { validateMatchResources } from './matchResourcesValidation';
@@ -16,7 +16,7 @@ const dns1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 function compileErrors(expression: string, hasParams: boolean, path: string): FieldError[] {
   const r = policyEnvironment(hasParams).compile(expression);
-  return r.error === undefined ? [] : [fieldErr.invalid(path, expression, compilationFailedDetail(r.error))];
+  return r.error === undefined ? [] : [fieldErr.invalid(path, expression, r.error)];
 }
 
 function validateParamKind(pk: NonNullable<ValidatingAdmissionPolicySpec['paramKind']>, path: string): FieldError[] {
