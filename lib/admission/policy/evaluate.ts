@@ -60,6 +60,7 @@ export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: C
   // Variables hold CEL values already; later ones see the earlier ones through this record
   // (added only when some expression reads it: the copy is per policy and request).
   const activation = p.references.has('variables') ? base.with('variables', variables, { celValue: true }) : base;
+  defineLazyVariables(p, variables, activation, opts);
   // Any false condition skips the policy; errors without a false one follow the failurePolicy.
   let conditionErrors: string[] | undefined;
   for (const c of p.matchConditions) {
@@ -69,12 +70,6 @@ export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: C
   }
   if (conditionErrors) {
     return { decisions: [errorDecision(p, aggregate(conditionErrors), -1)], auditAnnotations: noAnnotations };
-  }
-  // Variables in order (each may use the earlier ones); one that fails is left out, so an
-  // expression that uses it fails in turn.
-  for (const v of p.variables) {
-    const r = v.program.evaluate(activation, opts);
-    if (r.ok) variables[v.name] = r.value;
   }
   // Sized up front: growing an empty array by push allocates room for 16.
   const decisions = new Array<Decision>(p.validations.length);
@@ -99,4 +94,28 @@ export function evaluatePolicy(p: CompiledPolicy, base: CelActivation, budget: C
     else decisions.push(errorDecision(p, errorMessage(a, `valueExpression must evaluate to a string or null, got ${typeof r.value}`), -1));
   }
   return { decisions, auditAnnotations };
+}
+
+/**
+ * Upstream's composited variables (plugin/cel/composition.go): each is evaluated the first time an
+ * expression reads it (one that is never read costs nothing), with its own per-call limit, its
+ * cost taken from the request's budget, and its value or error kept for later reads. An error
+ * reaches the reading expression as upstream words it, so a chain of variables that each double
+ * the last runs out of cost at the first one past the limit and every later one says so.
+ */
+function defineLazyVariables(p: CompiledPolicy, variables: Record<string, unknown>, activation: CelActivation, opts: EvalOptions): void {
+  for (const v of p.variables) {
+    let done: { value: unknown } | { error: string } | undefined;
+    Object.defineProperty(variables, v.name, {
+      enumerable: true,
+      get(): unknown {
+        if (!done) {
+          const r = v.program.evaluate(activation, opts);
+          done = r.ok ? { value: r.value } : { error: `composited variable "${v.name}" fails to evaluate: ${r.message}` };
+        }
+        if ('error' in done) throw new Error(done.error);
+        return done.value;
+      },
+    });
+  }
 }
