@@ -168,6 +168,50 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(k.stderr).toContain('spec.validations[1].expression: Invalid value: "object.metadata.name.startsWith(": compilation failed');
   });
 
+  test('regular expressions run in linear time: a value that backtracks for hours in JavaScript is judged at once, /livez answers meanwhile', async () => {
+    await kubectlCreate(c.apiserver, [
+      {
+        apiVersion: api,
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'hostile-regex' },
+        spec: {
+          matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
+          matchConditions: [{ name: 'regex-only', expression: "object.metadata.name.startsWith('regex-')" }],
+          validations: [
+            { expression: "object.data.v.matches('^(a+)+$')", message: 'v must be a run of a' },
+            { expression: "object.data.v.find('^([a-z0-9]+)+$') == ''", message: 'found' },
+          ],
+        },
+      },
+      { apiVersion: api, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'hostile-regex' }, spec: { policyName: 'hostile-regex', validationActions: ['Deny'] } },
+    ]);
+    // 2^40 backtracking steps for a JavaScript RegExp; RE2 reads it once.
+    const v = `${'a'.repeat(40)}!`;
+    const [denied, livez] = await Promise.all([
+      eventually(async () => {
+        const res = await c.apiserver.request('POST', '/api/v1/namespaces/scratch/configmaps', { body: { metadata: { name: 'regex-hostile' }, data: { v } } });
+        return res.status === 201 ? undefined : res;
+      }),
+      c.apiserver.request('GET', '/livez'),
+    ]);
+    expect(livez.status).toBe(200);
+    expect(denied.json<{ message: string }>().message).toBe(
+      `configmaps "regex-hostile" is forbidden: ValidatingAdmissionPolicy 'hostile-regex' with binding 'hostile-regex' denied request: v must be a run of a`,
+    );
+    expect((await c.apiserver.kubectl(['delete', 'validatingadmissionpolicybinding', 'hostile-regex'])).code).toBe(0);
+    expect((await c.apiserver.kubectl(['delete', 'validatingadmissionpolicy', 'hostile-regex'])).code).toBe(0);
+  });
+
+  test('a regular expression RE2 refuses (lookahead) is refused at write with cel-go\'s check issue', async () => {
+    const bad = { ...shortNamesPolicy, metadata: { name: 'lookahead' }, spec: { ...shortNamesPolicy.spec, validations: [{ expression: "object.metadata.name.matches('^(?=a)')" }] } };
+    const r = await c.apiserver.request('POST', policiesPath, { body: bad });
+    expect(r.status).toBe(422);
+    expect(r.json<{ message: string }>().message).toBe(
+      'ValidatingAdmissionPolicy.admissionregistration.svc.io "lookahead" is invalid: spec.validations[0].expression: Invalid value: "object.metadata.name.matches(\'^(?=a)\')": ' +
+        "compilation failed: ERROR: <input>:1:30: invalid matches argument\n | object.metadata.name.matches('^(?=a)')\n | .............................^",
+    );
+  });
+
   test('a selector paramRef evaluates every labelled param in the namespace', async () => {
     await kubectlCreate(c.apiserver, [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'labels' } },
