@@ -6,6 +6,7 @@ import type { CsrResult } from './csr';
 import { fieldTrackingTargets, renderFieldTracking, type FieldTrackingResult } from './fieldTracking';
 import { formats, maxSlowdownVsJson, type FormatsResult } from './formats';
 import type { PoliciesResult } from './policies';
+import type { HostileRegexResult } from './hostileRegex';
 import type { StartupResult } from './startup';
 import type { LoadResult, CpuUse } from './load';
 import type { Machine } from './machine';
@@ -69,6 +70,8 @@ export interface Results {
   fieldTracking?: FieldTrackingResult;
   /** Creates with 0, 10 and 100 bound admission policies. */
   policies?: PoliciesResult;
+  /** /livez idle and under creates carrying a regex-hostile value. */
+  hostileRegex?: HostileRegexResult;
   /** Time to ready: --ephemeral, the in-process test server, etcd + server; envtest's published figures. */
   startup?: StartupResult;
   targets?: Target[];
@@ -316,12 +319,24 @@ export function renderTable(r: Results): string {
   if (r.fieldTracking) out += `\n\n${renderFieldTracking(r.fieldTracking, table)}`;
   if (r.formats) out += `\n\n${formatsTable(r)}`;
   if (r.policies) out += `\n\n${policiesTable(r.policies, r.config)}`;
+  if (r.hostileRegex) out += `\n\n${hostileRegexTable(r.hostileRegex, r.config)}`;
   if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (r.csr) out += `\n\n${csrTable(r.csr)}`;
   if (r.startup) out += `\n\n${startupTable(r.startup)}`;
   if (cpuRows.length > 1) out += `\n\n${table(cpuRows)}`;
   out += `\n\n${notes.map((n) => `* ${n}`).join('\n')}`;
   return out.trimStart();
+}
+
+function hostileRegexTable(h: HostileRegexResult, config: Results['config']): string {
+  const ms = (p: { p50: number; p99: number; max: number }): string => `${p.p50} / ${p.p99} / ${p.max}`;
+  let out = `Hostile regex: ConfigMap creates whose value is 'a'×${h.inputLength}+'!' against ^(a+)+$ and ^([a-z0-9]+)+$ in a bound policy (exponential on a backtracking engine), ${config.hostileRegexConcurrency} in flight, /livez probed every 20 ms:\n`;
+  out += table([
+    ['', '/livez p50 / p99 / max (ms)', 'probes', 'creates/s', 'create p50 / p99 (ms)', 'not denied (422)'],
+    ['idle', ms(h.idleLivezMs), '', '', '', ''],
+    ['under hostile creates', ms(h.loadedLivezMs), String(h.livezProbes), num(h.creates.opsPerSec), `${h.creates.latencyMs.p50} / ${h.creates.latencyMs.p99}`, String(h.unexpectedAnswers)],
+  ]);
+  return out;
 }
 
 function policiesTable(p: PoliciesResult, config: Results['config']): string {

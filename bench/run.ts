@@ -17,6 +17,7 @@ import { runCsr } from './csr';
 import { defaultTrackingBaseline, runFieldTracking } from './fieldTracking';
 import { runFormats } from './formats';
 import { runPolicies } from './policies';
+import { runHostileRegex } from './hostileRegex';
 import { buildRevision } from './previousRelease';
 import { startBareServer } from './bareServer';
 import { awaitMallocTrim, Cluster, freePort, heapUsed, mallocTrims, metricSum, repoRoot, startCluster, steadyRss } from './cluster';
@@ -87,11 +88,15 @@ const defaults = {
   policyCounts: '0,10,100',
   /** Rounds the policy counts alternate in (each measures policyCreates ÷ rounds creates per count; a multiple of the counts' number puts each count in each place of a round equally often). */
   policyRounds: 12,
+  /** Hostile-regex phase: seconds of hostile creates (and of idle /livez probes before them), creates in flight, the hostile value's length. */
+  hostileRegexSeconds: 10,
+  hostileRegexConcurrency: 8,
+  hostileRegexInput: 34,
   /** Small counts for a smoke run. */
   quick: false,
   /** Starts of each kind in the startup phase (--ephemeral, in-process test server, etcd + server). */
   startupRuns: 5,
-  /** Which measurements: all, or a comma list of startup,creates,gets,updates,lists,formats,bare,watch,tracking,policies,authz,csr (gets, updates, lists, formats and bare imply creates). */
+  /** Which measurements: all, or a comma list of startup,creates,gets,updates,lists,formats,bare,watch,tracking,policies,hostileRegex,authz,csr (gets, updates, lists, formats and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -143,7 +148,7 @@ function step(msg: string): void {
   process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${msg}\n`);
 }
 
-const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'authz', 'csr'];
+const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'hostileRegex', 'authz', 'csr'];
 /** Phases that need the shared etcd + apiserver cluster (startup starts its own servers). */
 const clusterPhases = allPhases.filter((p) => p !== 'startup');
 /** Phases that can measure an earlier revision (--apiserverRevision): the others start this build or compare against it. */
@@ -196,6 +201,7 @@ async function bench(cfg: Config, cluster: Cluster, results: Results, inspectPor
     // Runs the previous release's apiserver beside this one, on the same etcd.
     if (phases.has('tracking')) await trackingPhase(ctx);
     if (phases.has('policies')) await policiesPhase(ctx);
+    if (phases.has('hostileRegex')) await hostileRegexPhase(ctx);
     // Last: it adds RBAC objects and runs a second apiserver, which nothing before should see.
     if (phases.has('authz')) await authzPhase(ctx);
     // After authz too: it starts a controller manager, whose controllers then act on the cluster.
@@ -447,6 +453,19 @@ async function policiesPhase(ctx: Ctx): Promise<void> {
     counts,
     rounds: cfg.policyRounds,
     log: step,
+  });
+}
+
+/** /livez while creates carry a value that backtracks exponentially in JavaScript's RegExp (bench/hostileRegex.ts). */
+async function hostileRegexPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  step(`hostile regex: /livez idle, then under ${cfg.hostileRegexSeconds} s of creates whose value is 'a'×${cfg.hostileRegexInput}+'!' against ^(a+)+$`);
+  ctx.results.hostileRegex = await runHostileRegex({
+    client: ctx.api,
+    pids: ctx.pids,
+    seconds: cfg.hostileRegexSeconds,
+    concurrency: cfg.hostileRegexConcurrency,
+    inputLength: cfg.hostileRegexInput,
   });
 }
 
