@@ -175,6 +175,36 @@ describe('an admin (system:masters) may impersonate anyone, and then acts as the
     expect(await kubectlOk(['get', 'csr', 'impersonated-csr', '--no-headers'])).toMatch(/^impersonated-csr\s+\S+\s+kubernetes.io\/kube-apiserver-client\s+carol\s/);
   });
 
+  test('admission sees the impersonated user (a ValidatingAdmissionPolicy on request.userInfo)', async () => {
+    const api = 'admissionregistration.k8s.io/v1';
+    await kubectlOk(
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          {
+            apiVersion: api,
+            kind: 'ValidatingAdmissionPolicy',
+            metadata: { name: 'no-carol' },
+            spec: {
+              matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] },
+              validations: [{ expression: "request.userInfo.username != 'carol'", messageExpression: "request.userInfo.username + ' may not create config maps'" }],
+            },
+          },
+          { apiVersion: api, kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-carol' }, spec: { policyName: 'no-carol', validationActions: ['Deny'] } },
+        ],
+      }),
+    );
+    // The policy reaches admission through the watch cache.
+    const denied = await eventually(async () => {
+      const r = await kubectl(['--as=carol', '--as-group=system:masters', 'create', 'configmap', `c-${Date.now()}`, '-n', 'default']);
+      return r.code !== 0 && r.stderr;
+    }, 10_000, 'the policy denies carol');
+    expect(denied).toContain('denied request: carol may not create config maps');
+    expect(await kubectlOk(['create', 'configmap', 'by-admin', '-n', 'default'])).toContain('configmap/by-admin created');
+  });
+
   test('groups without a user: upstream’s plain-text InternalError', async () => {
     const r = await c.apiserver.request('GET', '/api/v1/namespaces', { headers: { 'Impersonate-Group': 'devs' } });
     expect(r.status).toBe(500);
