@@ -1,5 +1,5 @@
-// The one dispatch middleware: authenticate, classify, route to a handler, and write every error
-// as a Status. Logs one line per request (verb, resource, user, code, latency) and records metrics.
+// The one dispatch middleware: authenticate, impersonate, classify, route to a handler, and write
+// every error as a Status. Logs one line per request (verb, resource, user, code, latency) and records metrics.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
@@ -26,9 +26,10 @@ import { metricVerb } from './metrics';
 import { chooseOutput } from './negotiation';
 import { parseRequestInfo, RequestInfo } from './requestInfo';
 import { isStored, ResourceTable, ServedResource, type StoredResource } from './resourceTable';
-import { isPrettyRequested, jsonOutput, OutputFormat, writeError, writtenObject } from './respond';
+import { isPrettyRequested, jsonOutput, OutputFormat, writeError, writeInternalErrorText, writtenObject } from './respond';
 import { authorizationAttributes, forbiddenFor } from './filters/authorization';
 import { deprecationOf, recordDeprecatedRequest } from './filters/deprecation';
+import { impersonate } from './filters/impersonation';
 import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/timeout';
 import { handleCreateOnly } from './handlers/createOnly';
 import type { RequestHandlerContext } from './handlerContext';
@@ -100,6 +101,8 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
   let user: UserInfo = anonymousUser;
   // Set once authentication (or the anonymous fallback) succeeded; a 401 is not system:anonymous.
   let authenticated = false;
+  // The authenticated user when the request runs as another one (Impersonate-* headers).
+  let impersonatedBy: UserInfo | undefined;
   let dryRun = false;
   let isApply = false;
   let served: ServedResource | undefined;
@@ -148,6 +151,18 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
     if (authed) user = authed;
     authenticated = true;
     startAudit(user);
+
+    // Impersonation: audit keeps the requestor as the event's user; everything after runs as the new one.
+    const acting = impersonate(req, user, cfg.authorizer);
+    if (acting.kind === 'malformed') {
+      writeInternalErrorText(res, rawUrl, acting.message);
+      return;
+    }
+    if (acting.kind === 'impersonating') {
+      impersonatedBy = user;
+      user = acting.user;
+      audit?.setImpersonatedUser(user);
+    }
 
     // Authorization comes before routing, as upstream: a caller without rights learns nothing
     // about which resources exist (403, not 404).
@@ -274,6 +289,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
         name: info.name || undefined,
         path: info.isResourceRequest ? undefined : info.path,
         user: authenticated ? user.name : unauthenticatedLogUser,
+        impersonatedBy: impersonatedBy?.name,
         code: status,
         latencyMs: Math.round(seconds * 1e6) / 1e3,
         dryRun: dryRun || undefined,

@@ -10,12 +10,14 @@ import type { ObjectSchema } from '../api/schema';
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
 import { ApiError, errors } from '../machinery/errors';
+import { goQuote } from '../machinery/goStrconv';
 import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
 import type { TableTarget } from './tableOutput';
 import { warningHeaderValue } from './warningHeader';
 import { bodyPieceBytes, endInPieces } from './endInPieces';
 import { isHttp2Response } from './protocol';
+import { sanitizeErrorText } from './sanitize';
 
 export type OutputEncoding = 'json' | 'yaml' | 'protobuf' | 'cbor';
 
@@ -315,4 +317,20 @@ export function writeError(req: IncomingMessage, res: ServerResponse, err: ApiEr
     return;
   }
   writeBody(req, res, status.code ?? 500, body, format.mediaType, opts, extra);
+}
+
+/**
+ * Upstream's responsewriters.InternalError (Go's http.Error): a plain-text 500 naming the request
+ * URI, not a Status. Upstream answers this way where a filter fails before any handler (a
+ * malformed impersonation request); clients show the text.
+ */
+export function writeInternalErrorText(res: ServerResponse, requestURI: string, message: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = sanitizeErrorText(`Internal Server Error: ${goQuote(requestURI)}: ${message}`);
+  const body = Buffer.from(`${text}\n`, 'utf8');
+  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': body.length });
+  res.end(body);
 }

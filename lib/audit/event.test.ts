@@ -274,6 +274,30 @@ describe('annotations', () => {
   });
 });
 
+describe('impersonated user', () => {
+  test('written after the requestor, in UserInfo’s field order; absent from events emitted before it was set', () => {
+    const ctx = new AuditContext(decision('Metadata'), request());
+    const before = ctx.event('RequestReceived', later)!;
+    ctx.setImpersonatedUser({ name: 'bob', uid: 'u-2', groups: ['system:authenticated'], extra: { 'z.svc.io/k': ['v'], 'scopes': ['a', 'b'] } });
+    ctx.setResponse(200);
+    const line = encodeEventLine(ctx.event('ResponseComplete', later)!);
+    expect(before).not.toHaveProperty('impersonatedUser');
+    expect(line).toContain(
+      '"user":{"username":"alice","uid":"u-1","groups":["dev"],"extra":{"a.svc.io/y":["1","0"],"b.svc.io/x":["2"]}},' +
+        '"impersonatedUser":{"username":"bob","uid":"u-2","groups":["system:authenticated"],"extra":{"scopes":["a","b"],"z.svc.io/k":["v"]}},"sourceIPs":',
+    );
+  });
+
+  test('empty parts omitted; nothing recorded at level None', () => {
+    const ctx = new AuditContext(decision('Metadata'), request());
+    ctx.setImpersonatedUser({ name: 'system:anonymous', groups: ['system:unauthenticated'], extra: {} });
+    expect(ctx.event('ResponseComplete', later)!.impersonatedUser).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    const none = new AuditContext(decision('None'), request());
+    none.setImpersonatedUser({ name: 'bob', groups: [] });
+    expect(none.event('ResponseComplete', later)).toBeUndefined();
+  });
+});
+
 describe('events are snapshots', () => {
   test('later changes to the context or the caller’s body do not reach an emitted event', () => {
     const ctx = new AuditContext(decision('RequestResponse'), request());

@@ -54,6 +54,8 @@ export interface AuditEvent {
   requestURI: string;
   verb: string;
   user: AuditUserInfo;
+  /** Who the request ran as when the user impersonated someone. */
+  impersonatedUser?: AuditUserInfo;
   sourceIPs?: string[];
   userAgent?: string;
   objectRef?: AuditObjectReference;
@@ -97,6 +99,7 @@ export class AuditContext {
   private requestObject: JsonValue | undefined;
   private responseObject: JsonValue | undefined;
   private responseStatus: AuditResponseStatus | undefined;
+  private impersonatedUser: RequestAttributes['user'] | undefined;
 
   /** Evaluates the policy (none: nothing is recorded) and starts the request's context. */
   static forRequest(policy: Policy | undefined, request: AuditRequest, newID: () => string = randomUUID): AuditContext {
@@ -139,6 +142,12 @@ export class AuditContext {
     if (existing !== undefined) return existing === value;
     this.annotations.set(key, value);
     return true;
+  }
+
+  /** The identity the request runs as after impersonation; the event's user stays the requestor (upstream LogImpersonatedUser). */
+  setImpersonatedUser(user: RequestAttributes['user']): void {
+    if (!this.enabled) return;
+    this.impersonatedUser = user;
   }
 
   annotation(key: string): string | undefined {
@@ -223,6 +232,7 @@ export class AuditContext {
       verb: req.attributes.verb,
       user: userInfo(req.attributes.user),
     } as AuditEvent;
+    if (this.impersonatedUser) ev.impersonatedUser = userInfo(this.impersonatedUser);
     if (req.sourceIPs?.length) ev.sourceIPs = [...req.sourceIPs];
     const ua = truncateUserAgent(req.userAgent ?? '');
     if (ua) ev.userAgent = ua;

@@ -2,6 +2,8 @@
 // system:masters, or AlwaysAllow); anything but "allow" is a 403 with upstream's message.
 import type { AuthorizationAttributes, Authorizer } from '../../auth/authorizer';
 import { errors } from '../../machinery/errors';
+import { goQuote } from '../../machinery/goStrconv';
+import { sanitizeErrorText } from '../sanitize';
 import type { UserInfo } from '../../registry/strategy';
 import type { RequestInfo } from '../requestInfo';
 
@@ -27,15 +29,18 @@ export function authorize(authorizer: Authorizer, attrs: AuthorizationAttributes
   throw forbiddenFor(attrs, d.reason);
 }
 
-/** Upstream's responsewriters.Forbidden message: who cannot do what, then the authorizer's reason. */
+/**
+ * Upstream's responsewriters.Forbidden message: who cannot do what, then the authorizer's reason.
+ * The "what" part is sanitized as a whole (it carries client text: paths, API groups, names and
+ * extra keys from impersonation headers); the reason is not.
+ */
 export function forbiddenFor(a: AuthorizationAttributes, reason = ''): Error {
-  const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const suffix = reason ? `: ${reason}` : '';
   if (!a.isResourceRequest) {
-    return errors.forbidden({ group: '', resource: '' }, '', `User ${JSON.stringify(esc(a.user.name))} cannot ${a.verb} path ${JSON.stringify(esc(a.path))}${suffix}`);
+    return errors.forbidden({ group: '', resource: '' }, '', `${sanitizeErrorText(`User ${goQuote(a.user.name)} cannot ${a.verb} path ${goQuote(a.path)}`)}${suffix}`);
   }
   const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  const scope = a.namespace ? `in the namespace ${JSON.stringify(esc(a.namespace))}` : 'at the cluster scope';
-  const msg = `User ${JSON.stringify(esc(a.user.name))} cannot ${a.verb} resource ${JSON.stringify(esc(res))} in API group ${JSON.stringify(a.apiGroup)} ${scope}${suffix}`;
-  return errors.forbidden({ group: a.apiGroup, resource: a.resource }, a.name, msg);
+  const scope = a.namespace ? `in the namespace ${goQuote(a.namespace)}` : 'at the cluster scope';
+  const msg = sanitizeErrorText(`User ${goQuote(a.user.name)} cannot ${a.verb} resource ${goQuote(res)} in API group ${goQuote(a.apiGroup)} ${scope}`);
+  return errors.forbidden({ group: a.apiGroup, resource: a.resource }, a.name, `${msg}${suffix}`);
 }
