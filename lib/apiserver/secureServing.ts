@@ -1,6 +1,15 @@
-// HTTP server timeouts as upstream's secure serving sets them: a client still sending its request
-// headers after ReadHeaderTimeout (32 s, "just shy of requestTimeoutUpperBound") is answered 408
-// and disconnected (clientError.ts writes the answer).
+// The one TLS server's options, as upstream's secure serving sets its http.Server: a client still
+// sending its request headers after ReadHeaderTimeout (32 s, "just shy of
+// requestTimeoutUpperBound") is answered 408 and disconnected (clientError.ts writes the answer),
+// and a connection that has not finished its TLS handshake by then is closed (Go's net/http bounds
+// the handshake by the smallest of ReadHeaderTimeout, ReadTimeout and WriteTimeout). HTTP/1.1 and
+// HTTP/2 share the listener, so the handshake bound covers both; HTTP/2 sessions get
+// http2Serving.ts's limits.
+import type * as http from 'node:http';
+import type { SecureServerOptions } from 'node:http2';
+import { maxHeaderBytes } from './clientError';
+import type { Http1Classes } from './expressPrototypes';
+import type { Http2Limits } from './http2Serving';
 
 /** Upstream secure_serving.go: ReadHeaderTimeout 32 * time.Second. */
 export const readHeaderTimeoutMs = 32_000;
@@ -15,7 +24,50 @@ export interface ServingTimeouts {
   connectionsCheckingInterval: number;
 }
 
-/** createServer options for a head timeout of `ms` (the server's default unless a test shortens it). */
+/** HTTP/1.1 server options for a head timeout of `ms` (the server's default unless a test shortens it). */
 export function servingTimeouts(ms: number = readHeaderTimeoutMs): ServingTimeouts {
   return { headersTimeout: ms, connectionsCheckingInterval: Math.max(10, Math.floor(ms / 32)) };
+}
+
+/**
+ * Go's Server.tlsHandshakeTimeout: the smallest positive of ReadHeaderTimeout, ReadTimeout and
+ * WriteTimeout, 0 (none) when none is set. Upstream sets only ReadHeaderTimeout.
+ */
+export function tlsHandshakeTimeoutMs(readHeaderMs: number, readMs = 0, writeMs = 0): number {
+  const set = [readHeaderMs, readMs, writeMs].filter((v) => v > 0);
+  return set.length ? Math.min(...set) : 0;
+}
+
+export interface SecureServing {
+  cert: Buffer | string;
+  key: Buffer | string;
+  /** Client CAs: certificates are asked for, and checked by the authenticator, not by TLS. */
+  ca?: Buffer | string | Array<Buffer | string>;
+  http2: Http2Limits;
+  /** ReadHeaderTimeout in ms; upstream's 32 s unless a test shortens it. */
+  readHeaderTimeoutMs?: number;
+  /** The classes of HTTP/1.1 requests and responses (express's prototypes). */
+  http1Classes?: Http1Classes;
+}
+
+/** Options for http2.createSecureServer: ALPN h2 and http/1.1 on the one port. */
+export function secureServerOptions(s: SecureServing): SecureServerOptions {
+  const headerMs = s.readHeaderTimeoutMs ?? readHeaderTimeoutMs;
+  // HTTP/1.1 connections keep Node's parser with these options.
+  const http1Options: http.ServerOptions = { maxHeaderSize: maxHeaderBytes, keepAliveTimeout: 65_000, ...servingTimeouts(headerMs) };
+  return {
+    cert: s.cert,
+    key: s.key,
+    ca: s.ca,
+    requestCert: true,
+    rejectUnauthorized: false,
+    minVersion: 'TLSv1.2',
+    // Node's default is 120 s; Go's bound, for both protocols.
+    handshakeTimeout: tlsHandshakeTimeoutMs(headerMs),
+    allowHTTP1: true,
+    ...(s.http1Classes ? { Http1IncomingMessage: s.http1Classes.IncomingMessage, Http1ServerResponse: s.http1Classes.ServerResponse } : {}),
+    settings: s.http2.settings,
+    maxSessionMemory: s.http2.maxSessionMemoryMB,
+    http1Options,
+  };
 }
