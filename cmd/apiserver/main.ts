@@ -16,7 +16,7 @@ import { isServed } from '../../lib/apiserver/resourceConfig';
 import { answerClientError } from '../../lib/apiserver/clientError';
 import { ServerLifecycle } from '../../lib/apiserver/lifecycle';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
-import { secureServerOptions } from '../../lib/apiserver/secureServing';
+import { createSecureServer } from '../../lib/apiserver/secureServing';
 import { http2Limits, manageSession } from '../../lib/apiserver/http2Serving';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
@@ -283,10 +283,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   // One TLS port, ALPN h2 and http/1.1 (upstream's NextProtos); HTTP/1.1 connections get Node's
   // HTTP/1 parser, HTTP/2 sessions upstream's limits, both the TLS handshake bound (secureServing.ts).
   const h2 = http2Limits(opts.http2MaxStreamsPerConnection);
-  const httpsServer = http2.createSecureServer(
-    secureServerOptions({ cert: tls.cert, key: tls.key, ca: tls.ca, http2: h2, http1Classes: server.http1 }),
-    server.handler,
-  );
+  const httpsServer = createSecureServer({ cert: tls.cert, key: tls.key, ca: tls.ca, http2: h2, http1Classes: server.http1 }, server.handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   httpsServer.on('session', (session: http2.ServerHttp2Session) => {
     sessions.add(session);

@@ -6,13 +6,21 @@
 // HTTP/2 share the listener, so the handshake bound covers both; HTTP/2 sessions get
 // http2Serving.ts's limits.
 import type * as http from 'node:http';
-import type { SecureServerOptions } from 'node:http2';
+import * as http2 from 'node:http2';
 import { maxHeaderBytes } from './clientError';
 import type { Http1Classes } from './expressPrototypes';
 import type { Http2Limits } from './http2Serving';
+import type { AnyRequest, AnyResponse } from './protocol';
 
 /** Upstream secure_serving.go: ReadHeaderTimeout 32 * time.Second. */
 export const readHeaderTimeoutMs = 32_000;
+
+/**
+ * Go reads at most MaxHeaderBytes + 4096 bytes ("bufio slop", Server.initialReadLimitSize) before
+ * an HTTP/1.1 head must be complete, and answers 431 past that. Node counts the head's target,
+ * names and values against maxHeaderSize, so the same head passes here by a few bytes more.
+ */
+export const http1MaxHeaderSize = maxHeaderBytes + 4096;
 
 export interface ServingTimeouts {
   /** Node's headersTimeout: the whole head must arrive within this. */
@@ -51,10 +59,10 @@ export interface SecureServing {
 }
 
 /** Options for http2.createSecureServer: ALPN h2 and http/1.1 on the one port. */
-export function secureServerOptions(s: SecureServing): SecureServerOptions {
+export function secureServerOptions(s: SecureServing): http2.SecureServerOptions {
   const headerMs = s.readHeaderTimeoutMs ?? readHeaderTimeoutMs;
   // HTTP/1.1 connections keep Node's parser with these options.
-  const http1Options: http.ServerOptions = { maxHeaderSize: maxHeaderBytes, keepAliveTimeout: 65_000, ...servingTimeouts(headerMs) };
+  const http1Options: http.ServerOptions = { maxHeaderSize: http1MaxHeaderSize, keepAliveTimeout: 65_000, ...servingTimeouts(headerMs) };
   return {
     cert: s.cert,
     key: s.key,
@@ -67,7 +75,20 @@ export function secureServerOptions(s: SecureServing): SecureServerOptions {
     allowHTTP1: true,
     ...(s.http1Classes ? { Http1IncomingMessage: s.http1Classes.IncomingMessage, Http1ServerResponse: s.http1Classes.ServerResponse } : {}),
     settings: s.http2.settings,
+    maxHeaderListPairs: s.http2.maxHeaderListPairs,
     maxSessionMemory: s.http2.maxSessionMemoryMB,
     http1Options,
   };
+}
+
+/**
+ * The TLS server: secureServerOptions, and no cap on the number of HTTP/1.1 header fields (Node
+ * answers 431 past about a thousand, its maxHeadersCount; Go counts only the head's bytes). The
+ * property is read by Node's HTTP/1 connection listener, which http2's fallback calls with this
+ * server; http1Options does not carry it.
+ */
+export function createSecureServer(s: SecureServing, handler: (req: AnyRequest, res: AnyResponse) => void): http2.Http2SecureServer {
+  const server = http2.createSecureServer(secureServerOptions(s), handler);
+  (server as unknown as { maxHeadersCount: number }).maxHeadersCount = 0;
+  return server;
 }
