@@ -2,8 +2,7 @@
 // (secure_serving.go): streams per connection, a 256 KiB receive window per stream and that times
 // the stream limit per connection, 256 KiB frames, a header list of MaxHeaderBytes plus Go's
 // allowance (with no separate cap on its number of fields), and a 90 s idle timeout that counts
-// only while no stream is open. HTTP/1.1 keeps
-// Node's parser and its options (maxHeaderSize, header timeout) exactly as before.
+// only while no stream is open. HTTP/1.1 keeps Node's parser (secureServing.ts sets its options).
 import type { ServerHttp2Session, ServerHttp2Stream, Settings } from 'node:http2';
 import { maxHeaderBytes } from './clientError';
 
