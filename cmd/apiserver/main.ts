@@ -13,10 +13,10 @@ import * as path from 'node:path';
 import pino from 'pino';
 import { apiVersionOf, controllerManagerUserName, processNames, type ResourceInfo } from '../../lib/api';
 import { isServed } from '../../lib/apiserver/resourceConfig';
-import { answerClientError, maxHeaderBytes } from '../../lib/apiserver/clientError';
+import { answerClientError } from '../../lib/apiserver/clientError';
 import { ServerLifecycle } from '../../lib/apiserver/lifecycle';
 import { ApiServerMetrics } from '../../lib/apiserver/metrics';
-import { servingTimeouts } from '../../lib/apiserver/secureServing';
+import { createSecureServer } from '../../lib/apiserver/secureServing';
 import { http2Limits, manageSession } from '../../lib/apiserver/http2Serving';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
@@ -281,26 +281,9 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   const cachesStarted = startCaches(stores).catch((err: Error) => log.error({ err: err.message }, 'watch cache failed to start'));
 
   // One TLS port, ALPN h2 and http/1.1 (upstream's NextProtos); HTTP/1.1 connections get Node's
-  // HTTP/1 parser with the options below, HTTP/2 sessions upstream's limits (http2Serving.ts).
+  // HTTP/1 parser, HTTP/2 sessions upstream's limits, both the TLS handshake bound (secureServing.ts).
   const h2 = http2Limits(opts.http2MaxStreamsPerConnection);
-  const http1Options: http.ServerOptions = { maxHeaderSize: maxHeaderBytes, keepAliveTimeout: 65_000, ...servingTimeouts() };
-  const httpsServer = http2.createSecureServer(
-    {
-      cert: tls.cert,
-      key: tls.key,
-      ca: tls.ca,
-      requestCert: true,
-      rejectUnauthorized: false,
-      minVersion: 'TLSv1.2',
-      allowHTTP1: true,
-      Http1IncomingMessage: server.http1.IncomingMessage,
-      Http1ServerResponse: server.http1.ServerResponse,
-      settings: h2.settings,
-      maxSessionMemory: h2.maxSessionMemoryMB,
-      http1Options,
-    },
-    server.handler,
-  );
+  const httpsServer = createSecureServer({ cert: tls.cert, key: tls.key, ca: tls.ca, http2: h2, http1Classes: server.http1 }, server.handler);
   const sessions = new Set<http2.ServerHttp2Session>();
   httpsServer.on('session', (session: http2.ServerHttp2Session) => {
     sessions.add(session);

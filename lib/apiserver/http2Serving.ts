@@ -1,8 +1,8 @@
 // HTTP/2 beside HTTP/1.1 on the one TLS port (ALPN h2, http/1.1), with upstream's limits
 // (secure_serving.go): streams per connection, a 256 KiB receive window per stream and that times
 // the stream limit per connection, 256 KiB frames, a header list of MaxHeaderBytes plus Go's
-// allowance, and a 90 s idle timeout that counts only while no stream is open. HTTP/1.1 keeps
-// Node's parser and its options (maxHeaderSize, header timeout) exactly as before.
+// allowance (with no separate cap on its number of fields), and a 90 s idle timeout that counts
+// only while no stream is open. HTTP/1.1 keeps Node's parser (secureServing.ts sets its options).
 import type { ServerHttp2Session, ServerHttp2Stream, Settings } from 'node:http2';
 import { maxHeaderBytes } from './clientError';
 
@@ -15,6 +15,13 @@ export const resourceBody99Percentile = 256 * 1024;
 /** Go's http2 server advertises MaxHeaderBytes plus 10 fields' worth of overhead (32 bytes each). */
 export const maxHeaderListSize = maxHeaderBytes + 10 * 32;
 
+/**
+ * Go counts only the list's size, where every field costs its name, value and 32 bytes; Node also
+ * resets a stream with more than maxHeaderListPairs fields (128 by default). As many as the list
+ * can hold, so the size is the one limit.
+ */
+export const maxHeaderListPairs = Math.floor(maxHeaderListSize / 32);
+
 /** upstream http2.Server IdleTimeout: 90 s, "matches http.DefaultTransport keep-alive timeout". */
 export const idleTimeoutMs = 90_000;
 
@@ -25,6 +32,8 @@ export interface Http2Limits {
   /** The connection's receive window: one stream window per allowed stream (MaxUploadBufferPerConnection). */
   connectionWindowBytes: number;
   settings: Settings;
+  /** Node's cap on the fields of one request head. */
+  maxHeaderListPairs: number;
   /** Node's cap on what one session may hold (MB): the connection window and the header list fit. */
   maxSessionMemoryMB: number;
 }
@@ -44,6 +53,7 @@ export function http2Limits(maxStreamsFlag: number): Http2Limits {
       maxHeaderListSize,
       enablePush: false,
     },
+    maxHeaderListPairs,
     maxSessionMemoryMB: Math.ceil(connectionWindowBytes / 2 ** 20) + 2 * Math.ceil(maxHeaderListSize / 2 ** 20) + 10,
   };
 }

@@ -14,7 +14,7 @@ import { goQuote } from '../machinery/goStrconv';
 import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
 import type { TableTarget } from './tableOutput';
-import { warningHeaderValue } from './warningHeader';
+import { warningHeaderValues } from './warningHeader';
 import { bodyPieceBytes, endInPieces } from './endInPieces';
 import { isHttp2Response } from './protocol';
 import { sanitizeErrorText } from './sanitize';
@@ -265,7 +265,9 @@ export function writeBody(
   extraHeaders: Record<string, string | string[]> = {},
 ): void {
   const headers: Record<string, string | string[] | number> = { 'Content-Type': contentType, ...extraHeaders };
-  if (opts.warnings?.length) headers.Warning = opts.warnings.map(warningHeaderValue);
+  // Upstream's rule for the whole list (dedupe, quoting, 4 Ki runes): applied here, once.
+  const warnings = opts.warnings?.length ? warningHeaderValues(opts.warnings) : [];
+  if (warnings.length) headers.Warning = warnings;
   let payload = body;
   if (opts.compression && body.length >= gzipThreshold && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
     payload = gzipSync(body instanceof BodyChunks ? body.toBuffer() : body);

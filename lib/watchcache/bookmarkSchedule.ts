@@ -1,7 +1,13 @@
 // When each bookmark-watching watcher gets its next periodic bookmark (upstream 1.32 cacher.go
-// watcherBookmarkTimeBuckets and cache_watcher.go nextBookmarkTime): about every minute, and
-// 2 s before the watch's deadline when that comes first. Watchers sit in one-second buckets; one
-// timer per cache pops the buckets that are due, so a thousand watchers cost one timer.
+// watcherBookmarkTimeBuckets and dispatchEvents' bookmark timer, cache_watcher.go
+// nextBookmarkTime): about every minute, and 2 s before the watch's deadline when that comes
+// first. Watchers sit in one-second buckets; one timer per cache ticks every 1–1.25 s, as
+// upstream's, and pops the buckets that are due, so a thousand watchers cost one timer.
+//
+// Upstream's own arithmetic, kept as is: a bucket is popped by the first tick inside its second,
+// which may come before the watcher's deadline - 2 s; the watcher is then scheduled again for
+// that same time, clamped into the next bucket, and gets a second bookmark about a second later
+// (less than 2 s before the deadline). Which ticks fall where is as random as upstream's jitter.
 
 /** Timers as the cache sees them; injected so tests drive time instead of sleeping. */
 export type SetTimer = (callback: () => void, ms: number) => { cancel(): void };
@@ -34,7 +40,7 @@ export function nextBookmarkTime(now: number, deadline: number | undefined, freq
 export class BookmarkSchedule {
   private readonly buckets = new Map<number, BookmarkTarget[]>();
   private readonly createdAt: number;
-  /** Buckets before this one were popped already. */
+  /** Buckets before this one were popped already (upstream's startBucketID). */
   private startBucket = 0;
   private timer: { cancel(): void } | undefined;
   private stopped = false;
@@ -47,7 +53,7 @@ export class BookmarkSchedule {
     this.createdAt = now();
   }
 
-  /** Schedules the target's next bookmark; false when none is due before its deadline. */
+  /** Schedules the target's next bookmark (upstream's addWatcherThreadUnsafe); false when none is due before its deadline. */
   add(target: BookmarkTarget): boolean {
     if (this.stopped || target.isClosed) return false;
     const next = nextBookmarkTime(this.now(), target.deadline);
@@ -75,21 +81,19 @@ export class BookmarkSchedule {
   }
 
   /**
-   * Upstream ticks every 1–1.25 s for good; this sleeps until the earliest bucket is due (plus
-   * the same jitter, so caches do not fire in step), never less than one jittered tick.
+   * Upstream's timer: wait.Jitter(1 s, 0.25) after the previous tick. Upstream's runs for the
+   * cacher's life; this one runs while a watcher waits and starts again with the next one, so an
+   * idle cache costs nothing (where its ticks fall within a second is random either way).
    */
   private arm(): void {
     if (this.timer || this.stopped || this.buckets.size === 0) return;
-    let earliest = Infinity;
-    for (const b of this.buckets.keys()) if (b < earliest) earliest = b;
-    const jitter = tickMs * tickJitter * this.random();
-    const delay = Math.max(tickMs + jitter, this.createdAt + earliest * bucketMs - this.now() + jitter);
     this.timer = this.setTimer(() => {
       this.timer = undefined;
       this.tick();
-    }, delay);
+    }, tickMs + tickMs * tickJitter * this.random());
   }
 
+  /** One tick: upstream's popExpiredWatchersThreadUnsafe, the bookmark, then the re-adds of finishDispatching. */
   private tick(): void {
     if (this.stopped) return;
     const current = Math.floor((this.now() - this.createdAt) / bucketMs);

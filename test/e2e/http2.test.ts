@@ -118,29 +118,101 @@ test('413 for a body over --max-request-bytes and 504 at ?timeout= for a body th
   }
 });
 
-test('request heads beyond the 64 KiB HTTP/2 default are served over h2; past the 1 MiB list the session is refused', async () => {
+/** A request's outcome: its status, or the RST_STREAM code it was reset with. */
+function outcome(session: http2.ClientHttp2Session, path: string, headers: http2.OutgoingHttpHeaders = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const req = session.request({ ':method': 'GET', ':path': path, ...headers });
+    let status: number | undefined;
+    req.on('response', (h) => (status = Number(h[':status'])));
+    req.on('error', () => undefined);
+    req.resume();
+    req.on('close', () => resolve(status !== undefined ? String(status) : `reset ${req.rstCode}`));
+  });
+}
+
+/** A watch on the collection from now on; resolves once it is open. */
+async function openWatch(session: http2.ClientHttp2Session, selector: string): Promise<ReturnType<typeof h2Watch>> {
+  const start = (await h2Request(session, 'GET', collection)).json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
+  const w = h2Watch(session, `${collection}?watch=true&resourceVersion=${start}&labelSelector=${encodeURIComponent(selector)}`);
+  expect(await w.status).toBe(200);
+  return w;
+}
+
+/** Creates an object the watch selects and waits for the watch to see it. */
+async function watchSees(w: ReturnType<typeof h2Watch>, name: string, labels: Record<string, string>): Promise<void> {
+  expect((await c.apiserver.request('POST', collection, { body: { metadata: { name, labels } } })).status).toBe(201);
+  await eventually(async () => w.lines.some((l) => l.object.metadata?.name === name), 10_000, `the watch to see ${name}`);
+}
+
+test('large heads on one connection beside an open watch: served up to the 1 MiB list, one past it resets only its own stream', async () => {
   const session = connectH2(c.apiserver);
   try {
     // The first request settles SETTINGS (the larger header list applies once the client acknowledged it).
     expect((await h2Request(session, 'GET', '/readyz')).status).toBe(200);
-    // nghttp2 takes at most 64 KiB per field: three fields make a 180 KB head.
+    const w = await openWatch(session, 'heads=yes');
+    // nghttp2 takes at most 64 KiB per field (as HPACK encodes it): three fields make a 180 KB head.
     const big = { 'x-big-0': 'a'.repeat(60_000), 'x-big-1': 'b'.repeat(60_000), 'x-big-2': 'c'.repeat(60_000) };
-    expect((await h2Request(session, 'GET', '/readyz', { headers: big })).status).toBe(200);
+    expect(await outcome(session, '/readyz', big)).toBe('200');
+    // Go counts only the list's bytes; Node would reset a head of more than 128 fields.
+    const many: http2.OutgoingHttpHeaders = {};
+    for (let i = 0; i < 1000; i++) many[`x-f-${i}`] = 'v';
+    expect(await outcome(session, '/readyz', many)).toBe('200');
+    // Copies of one 3,000-byte field: HPACK sends it once and indexes the rest, so the block stays
+    // small (nghttp2 takes at most 8 CONTINUATION frames) while the list grows: each copy counts
+    // 3,037 bytes. 340 copies (1,032,580) are served; 400 (1,214,800, past 1 MiB + 320) are not:
+    // Go answers 431, Node resets the stream (ENHANCE_YOUR_CALM) before any handler sees it. Only
+    // that stream.
+    const copies = (n: number): http2.OutgoingHttpHeaders => ({ 'x-rep': Array.from({ length: n }, () => 'r'.repeat(3000)) });
+    expect(await outcome(session, '/readyz', copies(340))).toBe('200');
+    expect(await outcome(session, '/readyz', copies(400))).toBe(`reset ${http2.constants.NGHTTP2_ENHANCE_YOUR_CALM}`);
+    await watchSees(w, 'heads-after', { heads: 'yes' });
+    expect(w.stream.closed).toBe(false);
+    expect(await outcome(session, '/readyz')).toBe('200');
+    w.stream.close();
   } finally {
     session.close();
   }
-  const over = connectH2(c.apiserver);
+});
+
+test("a field over nghttp2's 64 KiB ends its own connection (COMPRESSION_ERROR); a watch on another connection goes on", async () => {
+  const watching = connectH2(c.apiserver);
+  const sending = connectH2(c.apiserver);
   try {
-    expect((await h2Request(over, 'GET', '/readyz')).status).toBe(200);
-    const fields: Record<string, string> = {};
-    for (let i = 0; i < 20; i++) fields[`x-big-${i}`] = String(i % 10).repeat(60_000);
-    const refused = await h2Request(over, 'GET', '/readyz', { headers: fields }).then(
-      (r) => r.status,
-      (e: Error & { code?: string }) => e.code ?? e.message,
-    );
-    expect(refused).not.toBe(200);
+    const w = await openWatch(watching, 'field=yes');
+    expect((await h2Request(sending, 'GET', '/readyz')).status).toBe(200);
+    // '~' has a 13-bit Huffman code, so the value goes out as it is: exactly 64 KiB is served …
+    expect(await outcome(sending, '/readyz', { 'x-big': '~'.repeat(65_536) })).toBe('200');
+    // … one byte more and nghttp2 (NGHTTP2_HD_MAX_NV) ends the whole session, which Node cannot change.
+    const goaway = new Promise<number>((resolve) => sending.once('goaway', (code: number) => resolve(code)));
+    expect(await outcome(sending, '/readyz', { 'x-big': '~'.repeat(65_537) })).toBe(`reset ${http2.constants.NGHTTP2_COMPRESSION_ERROR}`);
+    expect(await goaway).toBe(http2.constants.NGHTTP2_COMPRESSION_ERROR);
+    await watchSees(w, 'field-after', { field: 'yes' });
+    expect(w.stream.closed).toBe(false);
+    w.stream.close();
   } finally {
-    over.destroy();
+    watching.close();
+    sending.destroy();
+  }
+});
+
+test('300 streams at once on one connection: the extra ones are refused, the first 100 (an open watch among them) complete', async () => {
+  // Everything is queued before the connection exists, so it all goes out before the server's
+  // SETTINGS arrive: the client assumes 1,000 streams, the server allows 100 and refuses the rest
+  // with REFUSED_STREAM, as Go's server does for streams that race its SETTINGS.
+  const session = connectH2(c.apiserver, { session: { peerMaxConcurrentStreams: 1000 } });
+  try {
+    const w = h2Watch(session, `${collection}?watch=true&labelSelector=burst%3Dyes`);
+    const results = await Promise.all(Array.from({ length: 300 }, () => outcome(session, '/readyz')));
+    const counts: Record<string, number> = {};
+    for (const r of results) counts[r] = (counts[r] ?? 0) + 1;
+    expect(Object.keys(counts).sort()).toEqual(['200', `reset ${http2.constants.NGHTTP2_REFUSED_STREAM}`]);
+    expect(counts['200']).toBeGreaterThanOrEqual(99);
+    expect(await w.status).toBe(200);
+    await watchSees(w, 'burst-after', { burst: 'yes' });
+    expect(session.destroyed).toBe(false);
+    w.stream.close();
+  } finally {
+    session.close();
   }
 });
 
@@ -260,7 +332,7 @@ describe('a second apiserver with --http2-max-streams-per-connection=3', () => {
     try {
       await new Promise((r) => session.once('remoteSettings', r));
       expect(session.remoteSettings.maxConcurrentStreams).toBe(3);
-      // Node's client does not queue past the limit: the server refuses the fourth stream.
+      // Node's client keeps the fourth stream queued while three are open …
       const watches = Array.from({ length: 4 }, () => h2Watch(session, '/api/v1/namespaces/quiet/serviceaccounts?watch=true'));
       for (const w of watches.slice(0, 3)) expect(await w.status).toBe(200);
       let fourthStarted = false;
@@ -269,9 +341,13 @@ describe('a second apiserver with --http2-max-streams-per-connection=3', () => {
       expect((await h2Request(other, 'GET', '/readyz')).status).toBe(200);
       other.close();
       expect(fourthStarted).toBe(false);
+      // … and sends it right behind the first one's RST_STREAM. Go's server would serve it; Node's
+      // still counts the closed stream until the next turn of its loop and refuses the new one
+      // with ENHANCE_YOUR_CALM (docs/design.md, issue 26 item 2). The session goes on.
       watches[0].stream.close();
-      expect(await watches[3].closed).not.toBe(http2.constants.NGHTTP2_NO_ERROR);
+      expect(await watches[3].closed).toBe(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
       expect(fourthStarted).toBe(false);
+      expect(session.destroyed).toBe(false);
       for (const w of watches) w.stream.close();
     } finally {
       session.close();

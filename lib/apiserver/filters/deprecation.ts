@@ -6,7 +6,7 @@ import { apiVersionOf, deprecationWarning, isDeprecated, lifecycleReleases, remo
 import { currentRelease } from '../../api';
 import { auditAnnotationKeys, type AuditContext } from '../../audit';
 import type { ApiServerMetrics } from '../metrics';
-import { warningHeaderValue } from '../warningHeader';
+import { warningHeaderValues } from '../warningHeader';
 
 export interface Deprecation {
   warning: string;
@@ -31,7 +31,7 @@ export function recordDeprecatedRequest(
   sinks: { res: ServerResponse; warnings: string[]; audit?: AuditContext; metrics: ApiServerMetrics },
 ): void {
   sinks.warnings.unshift(d.warning);
-  if (!sinks.res.headersSent) sinks.res.setHeader('Warning', warningHeaderValue(d.warning));
+  if (!sinks.res.headersSent) sinks.res.setHeader('Warning', warningHeaderValues([d.warning]));
   sinks.audit?.addAnnotation(auditAnnotationKeys.deprecated, 'true');
   if (d.removedRelease) sinks.audit?.addAnnotation(auditAnnotationKeys.removedRelease, d.removedRelease);
   sinks.metrics.requestedDeprecatedApis.set({ ...target, removed_release: d.removedRelease }, 1);

@@ -19,10 +19,10 @@ export interface H2Watch {
   closed: Promise<number>;
 }
 
-export function connectH2(api: ApiServerProcess, opts: { anonymous?: boolean } = {}): http2.ClientHttp2Session {
+export function connectH2(api: ApiServerProcess, opts: { anonymous?: boolean; session?: http2.SecureClientSessionOptions } = {}): http2.ClientHttp2Session {
   const creds = api.adminTls();
   // Node's client caps the head it sends at 64 KiB unless told otherwise; the server allows 1 MiB.
-  const session = http2.connect(api.url, { ca: creds.ca, maxSendHeaderBlockLength: 4 << 20, ...(opts.anonymous ? {} : { cert: creds.cert, key: creds.key }) });
+  const session = http2.connect(api.url, { ca: creds.ca, maxSendHeaderBlockLength: 4 << 20, ...(opts.anonymous ? {} : { cert: creds.cert, key: creds.key }), ...opts.session });
   session.on('error', () => undefined);
   return session;
 }
