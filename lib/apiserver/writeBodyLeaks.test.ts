@@ -8,6 +8,7 @@ import { startInProcessServer, type InProcessServer } from './testing/inProcessS
 
 const cm = '/api/v1/namespaces/fz/configmaps/cm';
 const sa = '/api/v1/namespaces/fz/serviceaccounts/sa';
+const apply = 'application/apply-patch+yaml';
 const smp = 'application/strategic-merge-patch+json';
 const panicked = 'This request caused apiserver to panic. Look in the logs for details.';
 
@@ -40,6 +41,8 @@ afterAll(async () => {
 
 describe('answers that used to leak', () => {
   test.each<[string, string, string, string, string | Buffer, number, string]>([
+    // Was 500 "failed to create typed patch object (…): .metadata.Infinity: field not declared in schema".
+    ['apply as YAML, a key YAML reads as +Inf', 'PATCH', `${cm}?fieldManager=m`, apply, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  .inf: x\n', 500, 'failed to create typed patch object (/cm; /v1, Kind=ConfigMap): .metadata..inf: field not declared in schema'],
     // Was 500 "runtime error: hash of unhashable type map[string]interface {}" (Go's panic text).
     ['strategic merge, $setElementOrder of a primitive list holding a map', 'PATCH', cm, smp, '{"metadata":{"$setElementOrder/finalizers":[{"a":1}]}}', 500, panicked],
     // Was 500 "runtime error: invalid memory address or nil pointer dereference".
@@ -49,5 +52,12 @@ describe('answers that used to leak', () => {
     expect({ status: r.status, message: r.status_.message, code: r.status_.code }).toEqual({ status, message, code: status });
     // Upstream's plain errors carry no reason.
     if (status === 500) expect(r.status_.reason).toBeUndefined();
+  });
+
+  // Was `unknown field "Infinity"`.
+  test('PUT as YAML, a key YAML reads as +Inf: the warning names it as Go does', async () => {
+    const r = await send('PUT', `${cm}?fieldValidation=Warn`, 'application/yaml', 'apiVersion: v1\nkind: ConfigMap\n.inf: x\nmetadata:\n  name: cm\n  finalizers: [fuzz.example/keep]\n');
+    expect(r.status).toBe(200);
+    expect(r.warning).toBe('299 - "unknown field \\".inf\\""');
   });
 });
