@@ -8,13 +8,15 @@ export const javascriptErrorText: readonly RegExp[] = [
   /\b(Type|Range|Reference|Syntax|Eval|URI|Aggregate|Internal)Error\b/,
   /Cannot (read|set|create|assign to|delete|convert|destructure|access)\b/,
   /\bis not (a function|a constructor|iterable|defined|an object)\b/,
-  /\bundefined\b/,
+  // cel-go's own "undefined field 'x'" is upstream's text.
+  /\bundefined\b(?! field ')/,
   /\[object \w+\]/,
   // Go writes NaN as NaN too, but infinities as +Inf and -Inf.
   /\bInfinity\b/,
   /Maximum call stack size exceeded/,
   /Invalid (array|string|typed array) length/,
-  /in JSON at position|is not valid JSON|Unexpected (token|end of JSON)/,
+  // JSON.parse's texts.
+  /in JSON at position|after JSON at position|is not valid JSON|Unexpected end of JSON input/,
   /Converting circular structure|Do not know how to serialize a BigInt/,
   /\bat \S+ \(\S+:\d+:\d+\)|\.[jt]s:\d+:\d+/,
 ];
