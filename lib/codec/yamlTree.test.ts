@@ -41,3 +41,30 @@ describe('parseYAML aliases', () => {
     expect(goJsonNodeValue(parseYAML(text, false).root)).toEqual(want);
   });
 });
+
+// sigs.k8s.io/yaml's convertToJSONableObject turns non-string keys into JSON keys; the fuzz found
+// JavaScript's spelling of the infinities ("Infinity") reaching unknown-field warnings and
+// apply's typed-conversion error.
+describe('parseYAML keys that are not strings', () => {
+  test.each<[string, string, Record<string, unknown>]>([
+    ['+Inf', '.inf: x\n', { '.inf': 'x' }],
+    ['-Inf', '-.inf: x\n', { '-.inf': 'x' }],
+    ['NaN', '.nan: x\n', { '.nan': 'x' }],
+    ['a float, formatted at 32 bits', '3.14159265358979: x\n', { '3.1415927': 'x' }],
+    ['a short float', '1.5: x\n', { '1.5': 'x' }],
+    ['a small float in %e form', '0.00001: x\n', { '1e-05': 'x' }],
+    ['an int', '10: x\n', { '10': 'x' }],
+    ['a hex int', '0x1F: x\n', { '31': 'x' }],
+    ['a bool', 'true: x\n', { true: 'x' }],
+    ['inside a nested map', 'metadata:\n  .inf: x\n', { metadata: { '.inf': 'x' } }],
+  ])('%s', (_what, text, want) => {
+    expect(goJsonNodeValue(parseYAML(text, false).root)).toEqual(want);
+  });
+
+  test.each([
+    ['a null key', '~: x\n', 'unsupported map key of type: %!s(<nil>), key: <nil>, value: "x"'],
+    ['a null key with a list value', 'null: [1, a]\n', 'unsupported map key of type: %!s(<nil>), key: <nil>, value: []interface {}{1, "a"}'],
+  ])('%s is refused as sigs.k8s.io/yaml refuses it', (_what, text, message) => {
+    expect(parseError(text)).toBe(message);
+  });
+});

@@ -4,6 +4,7 @@
 // core (DESIGN.md §2b: `yes` stays a string) plus `<<` merge keys, which Go's YAML has.
 import { CORE_SCHEMA, constructFromEvents, Event, EVENT_ID, getScalarValue, mergeTag, parseEvents, realMapTag, YAMLException } from 'js-yaml';
 import type { GoJsonNode } from '../machinery/goJson';
+import { goFormatFloat } from '../machinery/goFormat';
 import { goFloatText } from '../machinery/goJson';
 import { goQuote } from '../machinery/goStrconv';
 
@@ -137,6 +138,35 @@ interface Conversion {
   seen: Set<object>;
 }
 
+/** Go's %+#v of a decoded YAML value (sigs.k8s.io/yaml prints the value of a key it refuses). */
+function goYamlValue(v: unknown, inside = false): string {
+  if (v === null || v === undefined) return inside ? 'interface {}(nil)' : '<nil>';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? goFloatText(v) : goFormatFloat(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goYamlValue(x, true)).join(', ')}}`;
+  if (v instanceof Map) return `map[interface {}]interface {}{${[...v].map(([k, x]) => `${goYamlValue(k, true)}:${goYamlValue(x, true)}`).join(', ')}}`;
+  return String(v);
+}
+
+/**
+ * sigs.k8s.io/yaml's key conversion (convertToJSONableObject): JSON keys are strings, so ints
+ * are written in decimal, floats as strconv.FormatFloat(k, 'g', -1, 32) with the infinities
+ * and NaN in YAML's spelling, bools as true/false; a null key is refused. (A whole number is
+ * taken for an int: the YAML parser does not say whether `1e6` was written as a float.)
+ */
+function keyString(k: unknown, value: unknown): string {
+  if (typeof k === 'string') return k;
+  if (typeof k === 'boolean') return String(k);
+  if (typeof k === 'number') {
+    if (Number.isNaN(k)) return '.nan';
+    if (!Number.isFinite(k)) return k > 0 ? '.inf' : '-.inf';
+    return Number.isInteger(k) ? goFloatText(k) : goFormatFloat(k, 32);
+  }
+  if (k === null || k === undefined) throw new YAMLSyntaxError(`unsupported map key of type: %!s(<nil>), key: <nil>, value: ${goYamlValue(value)}`);
+  return String(k);
+}
+
 function toNode(v: unknown, c: Conversion, depth: number, inAlias: boolean): GoJsonNode {
   // Go counts every node it decodes, and those reached through an alias separately.
   c.decodeCount++;
@@ -166,7 +196,7 @@ function toNode(v: unknown, c: Conversion, depth: number, inAlias: boolean): GoJ
       // The key is a node Go decodes too.
       c.decodeCount++;
       if (alias) c.aliasCount++;
-      members.push({ key: typeof k === 'number' ? goFloatText(k) : String(k), value: toNode(x, c, depth + 1, alias) });
+      members.push({ key: keyString(k, x), value: toNode(x, c, depth + 1, alias) });
     }
     return { kind: 'object', members };
   }

@@ -181,6 +181,14 @@ export const errors = {
   storageReadError(message: string, details?: Status['details']): ApiError {
     return failure(500, 'StorageReadError', message, details);
   },
+  /**
+   * Upstream's answer when a handler panics (a Go runtime error, e.g. in strategicpatch): its
+   * panic-recovery filter's text. Upstream writes it as text/plain; here it is a Status (500, no
+   * reason) like every other error.
+   */
+  panicked(): ApiError {
+    return failure(500, undefined, 'This request caused apiserver to panic. Look in the logs for details.');
+  },
   /** A non-API error surfaced as upstream does: code 500, no reason, the raw text. */
   plain(code: number, message: string): ApiError {
     return failure(code, undefined, message);

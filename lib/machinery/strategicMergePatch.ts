@@ -10,10 +10,12 @@
 // whole (no counterpart in the original) loses its nulls and any map carrying `$patch`.
 // Errors follow the patch handler's interpretation: malformed directive keys and lists are 400s,
 // lists of lists the generic 422, anything else (missing merge key, unknown $patch value…)
-// the library's own text as a plain 500.
+// the library's own text as a plain 500, and where the library panics (a map or list among a
+// primitive list's items, a null first item) the panic-recovery filter's 500.
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { deepCopy } from './deepCopy';
 import { ApiError, errors } from './errors';
+import { goFormatValue, goKind, goTypeNames, type GoKind } from './goFormat';
 import { GoJsonNode, GoJsonSyntaxError, goJsonKindWord, goJsonNodeValue, goUnmarshalTypeError, parseGoJsonTree } from './goJson';
 import { goQuote } from './goStrconv';
 import type { FieldValidationDirective } from './jsonPatch';
@@ -42,35 +44,6 @@ const plain = (message: string): ApiError => errors.plain(500, message);
 
 // ---- Go's view of the values (encoding/json into interface{}, ints preserved) ----
 
-type GoKind = 'map' | 'slice' | 'string' | 'bool' | 'int64' | 'float64' | 'bytes' | 'nil';
-
-function goKind(v: unknown): GoKind {
-  if (v === null || v === undefined) return 'nil';
-  if (Array.isArray(v)) return 'slice';
-  if (v instanceof Uint8Array) return 'bytes';
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-    case 'number':
-      return Number.isInteger(v) ? 'int64' : 'float64';
-    default:
-      return 'map';
-  }
-}
-
-const goTypeNames: Record<GoKind, string> = {
-  map: 'map[string]interface {}',
-  slice: '[]interface {}',
-  string: 'string',
-  bool: 'bool',
-  int64: 'int64',
-  float64: 'float64',
-  bytes: '[]uint8',
-  nil: '%!s(<nil>)',
-};
-
 /** Go's == on two interface{} values holding JSON scalars (maps and slices never match here). */
 function goEqual(a: unknown, b: unknown): boolean {
   const ka = goKind(a);
@@ -80,40 +53,7 @@ function goEqual(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** strconv.FormatFloat(f, 'g', -1, 64), i.e. fmt's %v of a float64. */
-function goFloat(f: number): string {
-  if (Number.isNaN(f)) return 'NaN';
-  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
-  const [mant, e] = f.toExponential().split('e');
-  const exp = Number(e);
-  // Shortest digits; %e form when the exponent is < -4 or >= 6 (the shortest-precision rule).
-  if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(f);
-}
-
-/** fmt's %v (verb 'v') or %s (verb 's') of a decoded JSON value; map keys sorted as fmt does. */
-function goFormat(v: unknown, verb: 'v' | 's' = 'v'): string {
-  const k = goKind(v);
-  switch (k) {
-    case 'nil':
-      return verb === 'v' ? '<nil>' : '%!s(<nil>)';
-    case 'string':
-      return v as string;
-    case 'map': {
-      const o = v as Record<string, unknown>;
-      const keys = Object.keys(o).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      return `map[${keys.map((key) => `${key}:${goFormat(o[key], verb)}`).join(' ')}]`;
-    }
-    case 'slice':
-      return `[${(v as unknown[]).map((x) => goFormat(x, verb)).join(' ')}]`;
-    case 'bytes':
-      return `[${Array.from(v as Uint8Array).join(' ')}]`;
-    default: {
-      const text = k === 'float64' ? goFloat(v as number) : String(v);
-      return verb === 'v' ? text : `%!s(${k}=${text})`;
-    }
-  }
-}
+const goFormat = goFormatValue;
 
 function errBadArgType(expected: GoKind, actual: unknown): ApiError {
   return plain(`expected a ${goTypeNames[expected]}, but received a ${goTypeNames[goKind(actual)]}`);
@@ -310,8 +250,8 @@ function sliceElementKind(...lists: (JsonValue[] | undefined)[]): GoKind {
     for (const v of l ?? []) {
       const k = goKind(v);
       if (prev === undefined) {
-        // reflect.TypeOf(nil).Kind() panics upstream.
-        if (k === 'nil') throw plain('runtime error: invalid memory address or nil pointer dereference');
+        // reflect.TypeOf(nil).Kind() panics upstream (a nil pointer dereference).
+        if (k === 'nil') throw errors.panicked();
         if (k === 'slice') throw noListOfLists();
         prev = k;
       } else if (prev !== k) {
@@ -398,10 +338,13 @@ function mergeSliceWithoutSpecialElements(original: JsonValue[], patch: JsonValu
 function partition(items: readonly JsonValue[], by: readonly JsonValue[], mergeKey: string): { inList: JsonValue[]; rest: JsonValue[] } {
   const inList: JsonValue[] = [];
   const rest: JsonValue[] = [];
+  // Upstream's partitionPrimitivesByPresentInList indexes a map[interface{}]bool by the items of
+  // `by`, then looks the items up in it: a map or list in either panics (unhashable type).
+  const unhashable = (v: JsonValue): boolean => isJsonObject(v) || Array.isArray(v);
+  if (!mergeKey && (by.some(unhashable) || items.some(unhashable))) throw errors.panicked();
   for (const v of items) {
     let found: boolean;
     if (!mergeKey) {
-      if (isJsonObject(v) || Array.isArray(v)) throw plain(`runtime error: hash of unhashable type ${goTypeNames[goKind(v)]}`);
       found = by.some((b) => goEqual(b, v));
     } else {
       const m = asMap(v);

@@ -28,6 +28,9 @@ import { jsonPatchCases, mergePatchCases, patchGarbageCases } from './support/fu
 import { fuzzSeed, Prng } from './support/fuzz/prng';
 import { deleteBodyCases, nameCases, pathTrickCases, queryCases, unknownRouteCases, verbShapeCases } from './support/fuzz/routeCases';
 import { FuzzTarget, fuzzTarget, gvPrefix } from './support/fuzz/targets';
+import { clusterSend, writeBodyCases } from './support/fuzz/writeBodyCases';
+import { createTargets } from '../../lib/apiserver/testing/fuzz/fuzzRun';
+import { patchTargets, type PatchTarget } from '../../lib/apiserver/testing/fuzz/patchTargets';
 import { b64, makeCsr } from './support/openssl';
 
 const maxRequestBytes = 64 * 1024;
@@ -38,6 +41,8 @@ const replay = `seed ${seed} (replay: FUZZ_SEED=${seed} npx jest test/e2e/fuzz.t
 let c: TestCluster;
 let targets: FuzzTarget[];
 let createOnly: CreateOnlyTarget[];
+/** The in-process write-body fuzz's objects (lib/apiserver/writeBodyFuzz.test.ts), for its sample here. */
+let writeTargets: PatchTarget[];
 /** Kinds left out because no valid object could be made from kindExtras(). */
 const skipped: string[] = [];
 /** GET of every object made before the barrage: path → JSON text. */
@@ -108,6 +113,8 @@ beforeAll(async () => {
     else targets.push(t);
   }
   for (const p of [`/api/v1/namespaces/${namespace}`, ...targets.map((t) => t.item(t.sentinel))]) before.set(p, await snapshot(p));
+  writeTargets = patchTargets();
+  await createTargets(clusterSend(c), writeTargets);
   // Create-only endpoints the server serves (a POST of an empty body does not answer 404 or 405).
   const parents = new Map(targets.map((t) => [t.info.resource, t.sentinel]));
   createOnly = [];
@@ -149,6 +156,7 @@ function generate(rng: Prng): FuzzCase[] {
     ...jsonPatchCases(rng, targets),
     ...mergePatchCases(rng, targets),
     ...createOnlyCases(rng, createOnly, maxRequestBytes),
+    ...writeBodyCases(rng, writeTargets, 60),
   ];
   const identities: Identity[] = ['admin', 'admin', 'admin', 'admin', 'admin', 'admin', 'anonymous', 'bearer'];
   for (const k of cases) k.identity ??= rng.pick(identities);

@@ -4,10 +4,11 @@
 // needs the create verb as well (upstream's withAuthorization around createValidation).
 import type { ApiObject } from '../../api';
 import { stockClientApply } from '../../api/product';
-import { marshalJSON, parseYAML, YAMLSyntaxError } from '../../codec';
+import { marshalJSON, parseGoRFC3339, parseYAML, TimeParseError, YAMLSyntaxError } from '../../codec';
 import { decodeCBORMap } from '../../codec/cborDecode';
 import type { FieldValidation } from '../../codec';
-import { errors, isApiError } from '../../machinery/errors';
+import { errors } from '../../machinery/errors';
+import { TypedValueError } from '../../machinery/fieldpath';
 import type { JsonObject } from '../../machinery/jsonValue';
 import { goJsonNodeValue } from '../../machinery/goJson';
 import { isJsonObject } from '../../machinery/jsonValue';
@@ -76,6 +77,46 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
 
 const gvString = (group: string, version: string) => (group ? `${group}/${version}` : version);
 
+/**
+ * Upstream's objectGVKNN: `<namespace>/<name>; <group>/<version>, Kind=<Kind>`, the name and
+ * namespace as an unstructured object reads them (empty unless strings in a map).
+ */
+function objectGVKNN(h: HandlerContext, config: JsonObject): string {
+  const { info } = h.served;
+  const meta = isJsonObject(config.metadata) ? config.metadata : {};
+  const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return `${text(meta.namespace)}/${text(meta.name)}; ${info.group}/${info.version}, Kind=${info.kind}`;
+}
+
+/**
+ * Upstream's `GetManagedFields() != nil` on the configuration: metadata.managedFields is a list
+ * and every item converts to a ManagedFieldsEntry (string fields strings or null, time an RFC
+ * 3339 string or null). Anything else reads as no managedFields; the typed conversion that
+ * follows then judges its shape.
+ */
+function sendsManagedFields(meta: unknown): boolean {
+  if (!isJsonObject(meta) || !Array.isArray(meta.managedFields)) return false;
+  return meta.managedFields.every((e) => {
+    if (!isJsonObject(e)) return false;
+    for (const k of ['manager', 'operation', 'apiVersion', 'fieldsType', 'subresource']) {
+      if (e[k] !== undefined && e[k] !== null && typeof e[k] !== 'string') return false;
+    }
+    const time = e.time;
+    if (time === undefined || time === null) return true;
+    return typeof time === 'string' && parsesAsGoRFC3339(time);
+  });
+}
+
+function parsesAsGoRFC3339(s: string): boolean {
+  try {
+    parseGoRFC3339(s);
+    return true;
+  } catch (e) {
+    if (e instanceof TimeParseError) return false;
+    throw e;
+  }
+}
+
 /** The configuration's apiVersion, kind and managedFields, checked as upstream's field manager does. */
 function checkConfig(h: HandlerContext, config: JsonObject): void {
   const { info } = h.served;
@@ -88,10 +129,7 @@ function checkConfig(h: HandlerContext, config: JsonObject): void {
       `Incorrect version specified in apply patch. Specified patch version: ${gvString(group, version)}, expected: ${gvString(info.group, info.version)}`,
     );
   }
-  const meta = config.metadata;
-  if (isJsonObject(meta) && meta.managedFields !== undefined && meta.managedFields !== null) {
-    throw errors.badRequest('metadata.managedFields must be nil');
-  }
+  if (sendsManagedFields(config.metadata)) throw errors.badRequest('metadata.managedFields must be nil');
 }
 
 /** The function store.update calls with the current object (null when absent). */
@@ -112,10 +150,10 @@ export function applyTo(h: HandlerContext, body: ApplyPatchBody, fieldManager: s
     try {
       result = applyConfiguration((current ?? {}) as JsonObject, config, scope);
     } catch (e) {
-      if (isApiError(e) || !(e instanceof Error)) throw e;
-      const meta = isJsonObject(config.metadata) ? config.metadata : {};
-      const nn = `${typeof meta.namespace === 'string' ? meta.namespace : ''}/${typeof meta.name === 'string' ? meta.name : ''}`;
-      throw errors.plain(500, `failed to create typed patch object (${nn}; ${info.group}/${info.version}, Kind=${info.kind}): ${e.message}`);
+      // Upstream's typed conversion failure is a plain error: 500, no reason, its text.
+      if (!(e instanceof TypedValueError)) throw e;
+      const named = e.object === 'patch' ? config : ((current ?? {}) as JsonObject);
+      throw errors.plain(500, `failed to create typed ${e.object} object (${objectGVKNN(h, named)}): ${e.message}`);
     }
     checkStrictDecoding(h, body, fieldValidation, warned);
     if (!current) refuseUidOnCreate(h, config);

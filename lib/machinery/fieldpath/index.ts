@@ -5,3 +5,5 @@ export * from './fieldSetOf';
 export * from './compare';
 export { nodeKind, listItemElement, rootField } from './schemaWalk';
 export { mergeObjects, removeItems, withNamedParents } from './merge';
+export { typedValidationErrors, typedValidationText, TypedValueError } from './validateTyped';
+export type { TypedValidationError } from './validateTyped';

@@ -57,14 +57,18 @@ function listKind(f: ArrayField): NodeKind {
   return { kind: 'list', items: f.items, elements: 'map', keys };
 }
 
-/** The element naming a list item; throws when a map-list item lacks every key field. */
+/**
+ * The element naming a list item; throws when a map-list item lacks every key field. A key
+ * field present with null names the item too, as upstream's keyed path elements do (a
+ * configuration passes typed validation with one).
+ */
 export function listItemElement(k: Extract<NodeKind, { kind: 'list' }>, item: JsonValue): PathElement {
   if (k.elements === 'set') return pe.value(item);
   if (!isJsonObject(item)) throw new Error('associative list with keys may only contain maps');
   const fields: Record<string, JsonValue> = {};
   for (const key of k.keys) {
     const v = getOwn(item, key);
-    if (v !== undefined && v !== null) fields[key] = v as JsonValue;
+    if (v !== undefined) fields[key] = v as JsonValue;
   }
   if (Object.keys(fields).length === 0) throw new Error(`associative list with keys has an element that omits key field "${k.keys[0]}"`);
   return pe.key(fields);

@@ -9,6 +9,7 @@ import { compareObjects } from '../fieldpath/compare';
 import { FieldSet } from '../fieldpath/fieldSet';
 import { fieldSetOf } from '../fieldpath/fieldSetOf';
 import { mergeObjects, removeItems, withNamedParents } from '../fieldpath/merge';
+import { typedValidationErrors, typedValidationText, TypedValueError } from '../fieldpath/validateTyped';
 import type { Path } from '../fieldpath/pathElement';
 import { compareStrings, pathString, pe } from '../fieldpath/pathElement';
 import type { JsonObject, JsonValue } from '../jsonValue';
@@ -36,11 +37,6 @@ function withoutManagedFields(obj: JsonObject): JsonObject {
   return { ...obj, metadata: rest };
 }
 
-/**
- * Applies config (already checked for apiVersion/kind and managedFields) to live ({} when the
- * object does not exist yet). Throws the 409 conflict Status unless force; an undeclared field in
- * config throws FieldNotDeclaredError.
- */
 export interface ApplyScope extends WriteScope {
   force: boolean;
   /**
@@ -51,8 +47,20 @@ export interface ApplyScope extends WriteScope {
   clientSideApply?: { manager: string; annotation: string };
 }
 
+/**
+ * Applies config (already checked for apiVersion/kind and managedFields) to live ({} when the
+ * object does not exist yet). Throws the 409 conflict Status unless force; a config or live
+ * object that does not convert to the schema's typed value throws TypedValueError.
+ */
 export function applyConfiguration(live: JsonObject, config: JsonObject, scope: ApplyScope): ApplyResult {
   const { schema } = scope;
+  // Upstream converts the configuration, then the live object, to typed values first: a value of
+  // the wrong type, an undeclared field or a badly named list item fails before anything else;
+  // repeated list items only in the configuration (a stored object may hold them).
+  const invalidConfig = typedValidationErrors(config, schema);
+  if (invalidConfig.length) throw new TypedValueError('patch', typedValidationText(invalidConfig));
+  const invalidLive = typedValidationErrors(live, schema, { allowDuplicates: true });
+  if (invalidLive.length) throw new TypedValueError('live', typedValidationText(invalidLive));
   const fullConfigSet = fieldSetOf(config, schema);
   const configSet = fullConfigSet.withoutPrefixes(scope.resetFields);
   const liveObj = withoutManagedFields(live);

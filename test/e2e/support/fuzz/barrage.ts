@@ -5,8 +5,10 @@ import * as https from 'node:https';
 import * as yaml from 'js-yaml';
 import { StatusSchema } from '../../../../lib/api';
 import { decodeProtobufEnvelope, decodeProtobufObject } from '../../../../lib/codec/protobuf';
+import { javascriptErrorText, outOfScopeJavascriptText, upstreamInternalStatus } from '../../../../lib/apiserver/testing/fuzz/leakJudge';
 import type { FuzzCase, Identity } from './fuzzCase';
 import { sendRaw } from './rawTls';
+import { bodyTypeOf } from './writeBodyCases';
 
 export interface Credentials {
   host: string;
@@ -70,15 +72,23 @@ function contentType(c: FuzzCase): string {
 }
 
 /**
- * 500s upstream answers on purpose, with the error text and no reason: strategic merge errors it
- * passes through unmapped (interpretStrategicMergePatchError's default branch, e.g. a list item
- * without its merge key). A create carrying metadata.resourceVersion is a 400 here (design.md).
+ * 500s upstream answers on purpose, with the error text and no reason, listed one by one in
+ * leakJudge.ts (strategic merge errors interpretStrategicMergePatchError passes through, apply's
+ * typed conversion failures, strategicpatch's panics). A create carrying
+ * metadata.resourceVersion is a 400 here (design.md).
  */
 export function isUpstreamInternalError(c: FuzzCase, o: Outcome): boolean {
-  if (o.status !== 500) return false;
+  const type = bodyTypeOf(c.method, contentType(c));
+  if (o.status !== 500 || type === undefined) return false;
   const s = statusOf(o);
-  if (typeof s === 'string' || s.kind !== 'Status' || s.code !== 500 || 'reason' in s) return false;
-  return c.method === 'PATCH' && contentType(c).startsWith('application/strategic-merge-patch+json');
+  return typeof s !== 'string' && s.kind === 'Status' && upstreamInternalStatus(type, s) !== undefined;
+}
+
+/** The JavaScript error text in a Status message or a Warning header, if any. */
+function javascriptText(o: Outcome, s: { message?: unknown }): string | undefined {
+  const texts = [typeof s.message === 'string' ? s.message : '', [o.headers.warning ?? []].flat().join('\n')];
+  const text = texts.find((t) => javascriptErrorText.some((re) => re.test(t)) && !outOfScopeJavascriptText.some((re) => re.test(t)));
+  return text?.slice(0, 300);
 }
 
 /** What is wrong with this response, or null. */
@@ -92,6 +102,8 @@ export function judge(c: FuzzCase, o: Outcome): string | null {
   if (typeof s === 'string') return `status ${o.status} without a Status body: ${s}`;
   if (s.kind !== 'Status') return `status ${o.status} with kind ${JSON.stringify(s.kind)} instead of Status`;
   if (s.code !== o.status) return `Status.code ${JSON.stringify(s.code)} differs from HTTP status ${o.status}`;
+  const js = javascriptText(o, s);
+  if (js) return `status ${o.status} with JavaScript error text: ${js}`;
   return null;
 }
 
