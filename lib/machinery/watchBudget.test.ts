@@ -96,3 +96,22 @@ test('the per-watch limit is never above the budget', () => {
   expect(new WatchBudget().perWatchLimitBytes).toBe(32 * 1024 * 1024);
   expect(() => new WatchBudget({ limitBytes: 0 })).toThrow(RangeError);
 });
+
+test('room goes first to the waiter that sent something most recently, then in the order they asked', async () => {
+  const time = fakeTime();
+  const budget = new WatchBudget({ limitBytes: 1000, ...time });
+  const holder = budget.open(() => undefined);
+  holder.update(1000, 1000);
+  const woken: string[] = [];
+  const quiet = budget.open(() => undefined);
+  const reader = budget.open(() => undefined);
+  const newcomer = budget.open(() => undefined);
+  time.advance(10);
+  reader.update(10, 20); // sent 10 bytes at t=10
+  expect(quiet.mayWrite(() => woken.push('quiet'))).toBe(false);
+  expect(reader.mayWrite(() => woken.push('reader'))).toBe(false);
+  expect(newcomer.mayWrite(() => woken.push('newcomer'))).toBe(false);
+  holder.update(0, 1000);
+  await flush();
+  expect(woken).toEqual(['reader', 'quiet', 'newcomer']);
+});

@@ -5,7 +5,8 @@
 // When a write finds no room, the watch that has gone longest without sending anything is cut
 // off, once that is longer than stuckAfterMs: a reader still drains and so never qualifies,
 // while a burst of writes to readers waits for their bytes to drain instead of cutting them.
-// Here, not in lib/apiserver or lib/watchcache, because both hold accounts (the HTTP watch
+// Room goes first to the waiters that sent something most recently (readers), so watches that
+// stopped reading do not hold a reader back while they wait to be cut off. Here, not in lib/apiserver or lib/watchcache, because both hold accounts (the HTTP watch
 // streams and the watch cache's direct watchers) and machinery is the layer both import.
 
 /** Timers on the budget's clock; injected so tests drive time instead of sleeping. */
@@ -52,6 +53,8 @@ class Account implements WatchBudgetAccount {
   sent = 0;
   /** When this account last sent something, or fell behind (ms, the budget's clock). */
   progressAt = 0;
+  /** When this account last sent something (0: never): waiters that read recently go first. */
+  sentAt = 0;
   closed = false;
   onRoom: (() => void) | undefined;
 
@@ -87,7 +90,7 @@ export class WatchBudget {
   private peakBytes = 0;
   /** Accounts holding bytes, longest without progress first (a Set keeps insertion order). */
   private readonly behind = new Set<Account>();
-  /** Accounts waiting for room, in the order they asked. */
+  /** Accounts waiting for room, in the order they asked (woken most recently sending first). */
   private readonly waiting = new Set<Account>();
   private timer: { cancel(): void } | undefined;
   private wakeScheduled = false;
@@ -135,7 +138,10 @@ export class WatchBudget {
       this.behind.delete(a);
       this.behind.add(a);
     }
-    if (sent > a.sent) a.sent = sent;
+    if (sent > a.sent) {
+      a.sent = sent;
+      a.sentAt = this.now();
+    }
     if (held > this.perWatchLimitBytes) {
       this.cut(a, 'watch-limit');
       return;
@@ -219,13 +225,24 @@ export class WatchBudget {
     });
   }
 
+  /**
+   * The waiter that sent something most recently, the first to ask among equals: a client that
+   * reads goes before watches that have sent nothing for a while (what a full budget fills with,
+   * and cuts off once they are stuck) and before new ones.
+   */
+  private nextWaiter(): Account | undefined {
+    let best: Account | undefined;
+    for (const a of this.waiting) if (!best || a.sentAt > best.sentAt) best = a;
+    return best;
+  }
+
   private wake(): void {
     while (this.totalBytes < this.limitBytes) {
-      const next = first(this.waiting);
+      const next = this.nextWaiter();
       if (!next) break;
       const onRoom = next.onRoom;
       next.onRoom = undefined;
-      // Its mayWrite admits it (it is first) and takes it off the list.
+      // Its mayWrite admits it (it is waiting) and takes it off the list.
       onRoom?.();
       if (next.onRoom !== undefined) break;
       this.waiting.delete(next);
