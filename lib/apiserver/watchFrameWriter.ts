@@ -1,9 +1,10 @@
 // Writes one watch's events to its response as frames, a frame at a time, within the server's
 // watch budget (lib/machinery/watchBudget.ts). Events wait here unencoded (they are the cache's
 // shared objects) until the response has sent what it holds: a frame is encoded only when the
-// response takes more (write() returned true) and the budget has room. So a client that stops
-// reading holds at most the response's high-water mark plus one frame of encoded bytes, and
-// the producer (the storage watch) pauses until the held events are written.
+// response takes more (write() returned true) and the budget has room, and it is handed over in
+// pieces of up to 64 KiB as the response drains, so the budget sees a reader's progress piece
+// by piece. A client that stops reading holds at most one frame (the response's buffer and the
+// frame's rest), and the producer (the storage watch) pauses until the held events are written.
 import type { CutOffCause, WatchBudget, WatchBudgetAccount } from '../machinery/watchBudget';
 
 /** The part of a response this writes to (HTTP/1.1 ServerResponse and HTTP/2 compat alike). */
@@ -16,6 +17,9 @@ export interface FrameSink {
 
 /** The budget cut this watch off, or its producer kept sending while asked to pause. */
 export type FrameWriterCutOff = CutOffCause | 'held-events';
+
+/** A frame is handed to the response in pieces of at most this many bytes. */
+export const framePieceBytes = 64 * 1024;
 
 export interface FrameWriterOptions<E> {
   sink: FrameSink;
@@ -40,8 +44,11 @@ export class WatchFrameWriter<E> {
   private heldLate = 0;
   private waitingDrain = false;
   private waitingRoom = false;
-  /** Bytes handed to the sink so far. */
-  private handed = 0;
+  /** The frame being handed over, and how much of it the sink has. */
+  private frame: Uint8Array | undefined;
+  private offset = 0;
+  /** Bytes of every frame encoded so far: what was sent is this minus what is still held. */
+  private encoded = 0;
   private resume: (() => void) | undefined;
   /** The owner's end of the response, once everything held is written (finish()). */
   private finishing: (() => void) | undefined;
@@ -56,7 +63,12 @@ export class WatchFrameWriter<E> {
 
   /** Events not yet written, or written but not sent: the producer should pause. */
   get holding(): boolean {
-    return this.waitingDrain || this.waitingRoom || this.next < this.held.length;
+    return this.waitingDrain || this.waitingRoom || this.frame !== undefined || this.next < this.held.length;
+  }
+
+  /** Encoded bytes not yet sent: in the response, and the rest of the current frame. */
+  private get heldBytes(): number {
+    return this.o.unsent() + (this.frame ? this.frame.length - this.offset : 0);
   }
 
   /** Takes events in order. False: some are held back; pause until the onResume callback. */
@@ -95,6 +107,7 @@ export class WatchFrameWriter<E> {
     if (this.closed) return;
     this.closed = true;
     this.held = [];
+    this.frame = undefined;
     this.resume = undefined;
     this.finishing = undefined;
     this.account.close();
@@ -108,26 +121,37 @@ export class WatchFrameWriter<E> {
 
   private flush(): void {
     const { sink } = this.o;
-    sink.cork();
+    // A batch of events goes out in one gathered write; a single live event needs no cork.
+    const cork = this.held.length - this.next > 1;
+    if (cork) sink.cork();
     try {
-      while (!this.closed && !this.waitingDrain && this.next < this.held.length) {
-        if (!this.account.mayWrite(this.onRoom)) {
-          this.waitingRoom = !this.closed;
-          break;
+      while (!this.closed && !this.waitingDrain) {
+        if (!this.frame) {
+          if (this.next >= this.held.length) break;
+          if (!this.account.mayWrite(this.onRoom)) {
+            this.waitingRoom = !this.closed;
+            break;
+          }
+          const event = this.held[this.next] as E;
+          this.held[this.next++] = undefined;
+          this.frame = this.o.encode(event);
+          this.offset = 0;
+          this.encoded += this.frame.length;
         }
-        const event = this.held[this.next] as E;
-        this.held[this.next++] = undefined;
-        const frame = this.o.encode(event);
-        this.handed += frame.length;
-        const more = sink.write(frame, this.onWritten);
-        this.account.update(this.o.unsent(), this.handed);
+        const frame = this.frame;
+        const end = Math.min(frame.length, this.offset + framePieceBytes);
+        const piece = this.offset === 0 && end === frame.length ? frame : frame.subarray(this.offset, end);
+        this.offset = end;
+        if (end === frame.length) this.frame = undefined;
+        const more = sink.write(piece, this.onWritten);
+        this.account.update(this.heldBytes, this.encoded);
         if (!more && !this.closed) {
           this.waitingDrain = true;
           sink.once('drain', this.onDrain);
         }
       }
     } finally {
-      sink.uncork();
+      if (cork) sink.uncork();
     }
     if (this.next >= this.held.length) {
       this.held = [];
@@ -137,13 +161,13 @@ export class WatchFrameWriter<E> {
   }
 
   private readonly onWritten = (): void => {
-    if (!this.closed) this.account.update(this.o.unsent(), this.handed);
+    if (!this.closed) this.account.update(this.heldBytes, this.encoded);
   };
 
   private readonly onDrain = (): void => {
     this.waitingDrain = false;
     if (this.closed) return;
-    this.account.update(this.o.unsent(), this.handed);
+    this.account.update(this.heldBytes, this.encoded);
     this.proceed();
   };
 

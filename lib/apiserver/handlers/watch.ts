@@ -19,23 +19,27 @@ import { tableOptionsFor } from '../tableResponse';
 import { watchRequestFromQuery } from './listQuery';
 import { bufferedBytes } from '../protocol';
 import { WatchFrameWriter, type FrameWriterCutOff } from '../watchFrameWriter';
+import { TurnFrames } from '../turnFrames';
 
 /** Without timeoutSeconds the server picks [minRequestTimeout, 2×minRequestTimeout) like upstream. */
 export const minRequestTimeoutSeconds = 1800;
 
-// Watchers share decoded, frozen objects (registry decodeForWatch): each is serialised once.
+// Watchers share decoded, frozen objects (registry decodeForWatch): each is serialised once, and
+// an event's frame is made once for all the watchers it reaches in one turn.
+const turnFrames = new TurnFrames();
+
 function frame(e: ApiWatchEvent): Buffer {
-  return Buffer.from(`{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`);
+  return turnFrames.get(e.object, `json:${e.type}`, () => Buffer.from(`{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`));
 }
 
 /** The raw WatchEvent (no envelope) around the object's complete Protobuf body, length-prefixed. */
 function protobufFramer(schemas: KindSchemas | undefined): (e: ApiWatchEvent) => Buffer {
-  return (e) => Buffer.from(protobufWatchFrame(e.type, protobufBody(e.object, schemas)));
+  return (e) => turnFrames.get(e.object, `protobuf:${e.type}`, () => Buffer.from(protobufWatchFrame(e.type, protobufBody(e.object, schemas))));
 }
 
 /** One `application/cbor-seq` item per event, around the object's complete CBOR body. */
 function cborFramer(schemas: KindSchemas | undefined): (e: ApiWatchEvent) => Buffer {
-  return (e) => cborWatchEvent(e.type, cborBody(e.object, schemas));
+  return (e) => turnFrames.get(e.object, `cbor:${e.type}`, () => cborWatchEvent(e.type, cborBody(e.object, schemas)));
 }
 
 /**
