@@ -98,3 +98,23 @@ test('watchers that never read stay within --max-watch-unsent-bytes and are cut 
     session.destroy();
   }
 }, 120_000);
+
+test('a reader whose initial state is many times the budget (and over the former 32 MiB per watcher) gets all of it', async () => {
+  const api = c.apiserver;
+  const big = '/api/v1/namespaces/budget-initial/configmaps';
+  await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'budget-initial' } } });
+  const n = 150; // 150 × 256 KiB: 37.5 MiB of initial events, written at once before
+  const blob = 'y'.repeat(256 * 1024);
+  for (let i = 0; i < n; i += 10) {
+    const batch = Array.from({ length: 10 }, (_, j) => api.request('POST', big, { body: { metadata: { name: `cm-${i + j}` }, data: { blob } } }));
+    for (const r of await Promise.all(batch)) expect(r.status).toBe(201);
+  }
+  const before = await metric('apiserver_terminated_watchers_total');
+  // No resourceVersion: the initial state as ADDED events, then changes.
+  const reader = api.watch(`${big}?watch=true`);
+  const events = await reader.waitFor((e) => e.length >= n, 60_000);
+  reader.close();
+  expect(new Set(events.map((e) => e.object.metadata?.name)).size).toBe(n);
+  expect((await metric('apiserver_terminated_watchers_total')) || 0).toBe(before || 0);
+  expect(await metric('apiserver_watch_unsent_bytes_peak')).toBeLessThanOrEqual(budgetBytes + frameBound + 64 * 1024);
+}, 120_000);
