@@ -24,6 +24,7 @@ import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progres
 import { builtinStrategies } from '../../lib/registry/builtin';
 import { closeCaches, createStores, startCaches } from '../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../lib/watchcache';
+import { WatchBudget } from '../../lib/machinery/watchBudget';
 import { ensureSystemNamespaces } from '../../lib/registry/systemNamespaces';
 import { ensureStoredNaming } from '../../lib/registry/storedNaming';
 import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing';
@@ -197,8 +198,10 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   // Validating admission needs the stores it guards (namespace lookups) and the authorizer.
   const admission = lateAdmission();
   const progressRequestsOrdered = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log, etcdTls));
+  // One budget for every watch's unsent bytes: the HTTP streams and the caches' direct etcd watchers.
+  const watchBudget = new WatchBudget({ limitBytes: opts.maxWatchUnsentBytes });
   stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
-    cacheOptions: { progressRequestsOrdered },
+    cacheOptions: { progressRequestsOrdered, watchBudget },
     admission: admission.admission,
     watchCache: opts.watchCache,
     cacheMetrics: (r): WatchCacheMetrics => ({
@@ -245,6 +248,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
     features: opts.features,
     log,
     maxRequestBodyBytes: opts.maxRequestBytes,
+    watchBudget,
     serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
     storageHealth: async () => {
       try {

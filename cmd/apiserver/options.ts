@@ -4,6 +4,7 @@ import { defaultServiceAccountIssuer, naming, type NamingProfileName } from '../
 import type { ResourceInfo } from '../../lib/api/resource';
 import type { ResourceConfig } from '../../lib/apiserver/resourceConfig';
 import { resourceConfigFromFlag, RuntimeConfigError } from '../../lib/apiserver/runtimeConfig';
+import { defaultWatchBudgetBytes } from '../../lib/machinery/watchBudget';
 import { FlagError, FlagSpec, FlagValues, parseFeatureGatesFlag } from '../flagSet';
 import { apiNamingFlagHelp } from '../namingEntry';
 
@@ -39,6 +40,12 @@ export const apiserverFlags: readonly FlagSpec[] = [
   { name: 'runtime-config', type: 'string', default: '', help: 'A set of key=value pairs that enable or disable built-in APIs. Supported options are: v1=true|false for the core API group; <group>/<version>=true|false for a specific API group and version (e.g. certificates.svc.io/v1=true); <group>/<version>/<resource>=true|false for one resource; api/all, api/ga, api/beta, api/alpha=true|false for all, GA, beta or alpha versions; api/legacy is deprecated, and will be removed in a future version.' },
   { name: 'watch-cache', type: 'bool', default: true, help: 'Enable the watch cache: lists and watches are served from memory fed by one etcd watch per resource.' },
   { name: 'http2-max-streams-per-connection', type: 'int', default: 0, help: "The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means to use golang's default." },
+  {
+    name: 'max-watch-unsent-bytes',
+    type: 'int',
+    default: defaultWatchBudgetBytes,
+    help: "The most bytes all watches together may hold for clients that have not taken them yet (events written and not sent, and events queued by dedicated etcd watches for paused clients). A watch's writes wait while the total is at this limit; a watch that has sent nothing for 1s while holding bytes is then closed, longest first, as upstream's cacher closes unresponsive watchers. One watch holds at most 32 MiB or this, whichever is less.",
+  },
   { name: 'max-request-bytes', type: 'int', default: 3 * 1024 * 1024, help: 'The largest request body accepted, in bytes.' },
   { name: 'request-timeout', type: 'duration', default: 60_000, help: 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by the ?timeout= query parameter; watches are not affected.' },
   { name: 'authorization-mode', type: 'stringSlice', default: ['RBAC'], help: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC. Members of system:masters are always allowed.' },
@@ -84,6 +91,8 @@ export interface ApiServerOptions {
   /** Served group/versions and resources (--runtime-config over the defaults). */
   runtimeConfig: ResourceConfig;
   maxRequestBytes: number;
+  /** --max-watch-unsent-bytes: the watch budget (lib/machinery/watchBudget.ts). */
+  maxWatchUnsentBytes: number;
   /** --http2-max-streams-per-connection; 0 = upstream's default (http2Serving.ts). */
   http2MaxStreamsPerConnection: number;
   watchCache: boolean;
@@ -184,6 +193,7 @@ export function toOptions(v: FlagValues, registered: readonly ResourceInfo[]): A
     features,
     runtimeConfig: runtimeConfigOption(String(v['runtime-config']), registered),
     maxRequestBytes: Number(v['max-request-bytes']),
+    maxWatchUnsentBytes: positiveInt(v, 'max-watch-unsent-bytes'),
     http2MaxStreamsPerConnection: nonNegativeWith(v, 'http2-max-streams-per-connection', '--http2-max-streams-per-connection can not be negative'),
     watchCache: Boolean(v['watch-cache']),
     verbosity: Number(v.v),
@@ -223,6 +233,12 @@ function notNegativeDuration(v: FlagValues, name: string, message: string): numb
   const ms = Number(v[name]);
   if (ms < 0) throw new FlagError(message);
   return ms;
+}
+
+function positiveInt(v: FlagValues, name: string): number {
+  const n = Number(v[name]);
+  if (!(n > 0)) throw new FlagError(`--${name} must be a positive number of bytes`);
+  return n;
 }
 
 function nonNegativeWith(v: FlagValues, name: string, message: string): number {

@@ -39,6 +39,7 @@ import { admitDuringShutdown } from './filters/shutdown';
 import { managerOrUserAgent } from './fieldManagerName';
 import { readBody } from './readBody';
 import { closeConnectionAfter, protocolOf } from './protocol';
+import { WatchBudget } from '../machinery/watchBudget';
 
 export interface DispatchConfig {
   resources: ResourceTable;
@@ -57,6 +58,8 @@ export interface DispatchConfig {
   now?: () => Date;
   /** Graceful shutdown state: refuses new requests once not accepting, counts in-flight ones. */
   lifecycle?: ServerLifecycle;
+  /** The bound on all watches' unsent bytes together; default a budget of its own with the defaults. */
+  watchBudget?: WatchBudget;
 }
 
 type Handler = (h: HandlerContext) => Promise<void>;
@@ -79,13 +82,16 @@ const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:una
 export const unauthenticatedLogUser = '(unauthenticated)';
 
 export function createDispatcher(cfg: DispatchConfig): (req: IncomingMessage, res: ServerResponse) => void {
+  const resolved: ResolvedConfig = { ...cfg, watchBudget: cfg.watchBudget ?? new WatchBudget() };
   const now = cfg.now ?? ((): Date => new Date());
   return (req, res) => {
-    void dispatch(cfg, now, req, res);
+    void dispatch(resolved, now, req, res);
   };
 }
 
-async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessage, res: ServerResponse): Promise<void> {
+type ResolvedConfig = DispatchConfig & { watchBudget: WatchBudget };
+
+async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = process.hrtime.bigint();
   // The raw path, not WHATWG URL parsing: that would resolve encoded dot segments (%2E%2E).
   const rawUrl = req.url ?? '/';
@@ -218,6 +224,7 @@ async function dispatch(cfg: DispatchConfig, now: () => Date, req: IncomingMessa
       now,
       audit,
       watches: cfg.lifecycle?.watches,
+      watchBudget: cfg.watchBudget,
       readBody: async () => (body ??= await readBody(req, cfg.maxRequestBodyBytes)),
       requestContext: (dr: boolean): RequestContext => ({
         user,

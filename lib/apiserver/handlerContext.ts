@@ -11,6 +11,7 @@ import type { StoredResource } from './resourceTable';
 import type { OutputFormat } from './respond';
 import type { ApiServerMetrics } from './metrics';
 import type { WatchTracker } from './lifecycle';
+import type { WatchBudget } from '../machinery/watchBudget';
 
 /** What every resource request handler receives. */
 export interface RequestHandlerContext {
@@ -35,6 +36,8 @@ export interface RequestHandlerContext {
   audit?: AuditContext;
   /** Where watches register so shutdown can end them cleanly; absent = not tracked. */
   watches?: WatchTracker;
+  /** The server-wide bound on watches' unsent bytes (lib/machinery/watchBudget.ts). */
+  watchBudget: WatchBudget;
   readBody(): Promise<Buffer>;
   requestContext(dryRun: boolean): RequestContext;
   now(): Date;

@@ -42,6 +42,8 @@ export class ApiServerMetrics {
   readonly storageObjects: Gauge<string>;
   readonly longRunning: Gauge<string>;
   readonly terminatedWatchers: Counter<string>;
+  /** Ours, not upstream's: the watch budget's bytes held now and at most (lib/machinery/watchBudget.ts). */
+  private watchBudget: { readonly total: number; readonly peak: number; readonly limitBytes: number } | undefined;
   /** Audit events written to the log backend, and those lost (buffer full or write errors). */
   readonly auditEvents: Counter<string>;
   readonly auditErrors: Counter<string>;
@@ -103,6 +105,31 @@ export class ApiServerMetrics {
       help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
       labelNames: ['group', 'version', 'resource'],
       registers: [this.registry],
+    });
+    const budget = (): ApiServerMetrics['watchBudget'] => this.watchBudget;
+    new Gauge({
+      name: 'apiserver_watch_unsent_bytes',
+      help: 'svc-apiserver only: bytes of watch events written to clients and not yet sent, plus those queued by dedicated storage watches for paused clients, over all watches.',
+      registers: [this.registry],
+      collect(): void {
+        this.set(budget()?.total ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'apiserver_watch_unsent_bytes_peak',
+      help: 'svc-apiserver only: the highest apiserver_watch_unsent_bytes since the start, including the one write that crossed the limit before watchers were cut off.',
+      registers: [this.registry],
+      collect(): void {
+        this.set(budget()?.peak ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'apiserver_watch_unsent_bytes_limit',
+      help: 'svc-apiserver only: --max-watch-unsent-bytes, the bound on apiserver_watch_unsent_bytes.',
+      registers: [this.registry],
+      collect(): void {
+        this.set(budget()?.limitBytes ?? 0);
+      },
     });
     this.watchEvents = new Counter({
       name: 'apiserver_watch_events_total',
@@ -188,6 +215,11 @@ export class ApiServerMetrics {
         }
       },
     });
+  }
+
+  /** The watch budget whose bytes the apiserver_watch_unsent_bytes gauges report. */
+  trackWatchBudget(budget: { readonly total: number; readonly peak: number; readonly limitBytes: number }): void {
+    this.watchBudget = budget;
   }
 
   observeRequest(l: RequestMetricLabels, code: number, seconds: number): void {

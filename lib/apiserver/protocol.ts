@@ -30,14 +30,15 @@ export function sessionOf(req: { stream?: unknown }): Http2Session | undefined {
 }
 
 /**
- * Bytes written but not yet sent for this response. HTTP/1.1: the response's and its socket's
- * buffers (the socket is the response's alone). HTTP/2: the stream's own buffer only; the socket
- * is shared, and flow control holds a stalled stream's data in its stream.
+ * Bytes written but not yet sent for this response. HTTP/1.1: the response's writableLength,
+ * which Node counts with its socket's buffer (the socket is the response's alone; adding the
+ * socket's again counted every byte twice once it reached the socket). HTTP/2: the stream's own
+ * buffer only; the socket is shared, and flow control holds a stalled stream's data in its stream.
  */
 export function bufferedBytes(res: ServerResponse): number {
   const stream = streamOf(res);
   if (stream) return stream.writableLength;
-  return res.writableLength + (res.socket?.writableLength ?? 0);
+  return res.writableLength;
 }
 
 /**

@@ -21,6 +21,7 @@ import { nonResourceHandler } from './nonResource';
 import { createOpenAPIHandler } from './openapi';
 import { defaultResourceConfig, isServed, type ResourceConfig } from './resourceConfig';
 import { ResourceTable } from './resourceTable';
+import { WatchBudget } from '../machinery/watchBudget';
 
 export interface PostStartHook {
   name: string;
@@ -54,6 +55,8 @@ export interface ApiServerConfig {
   lifecycle?: ServerLifecycle;
   /** --livez-grace-period (ms): post-start hooks pass /livez this long after the server is built. */
   livezGracePeriodMs?: number;
+  /** --max-watch-unsent-bytes: the bound on all watches' unsent bytes; created with the defaults when absent. */
+  watchBudget?: WatchBudget;
 }
 
 export interface ApiServer {
@@ -91,6 +94,8 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   const table = new ResourceTable(stored, createOnly, (info) => isServed(resourceConfig, info));
   const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
   metrics.recordFeatures(cfg.features);
+  const watchBudget = cfg.watchBudget ?? new WatchBudget();
+  metrics.trackWatchBudget(watchBudget);
   // Upstream's --etcd-healthcheck-timeout default: a hung etcd fails the check instead of hanging it.
   const health = new HealthRegistry({
     checkTimeoutMs: 2000,
@@ -124,6 +129,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
     requestTimeoutMs: cfg.requestTimeoutMs,
     audit: cfg.audit,
     lifecycle,
+    watchBudget,
   });
 
   const app = express();

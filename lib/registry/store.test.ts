@@ -262,6 +262,33 @@ describe('watchObjects through the watch cache', () => {
   });
 });
 
+describe('watchObjects with a consumer that holds events back', () => {
+  test('while the initial events are held, the live watch stays paused; it goes on once they are taken', async () => {
+    const storage = new MemoryStorage();
+    const cached = createStores(storage, builtinStrategies, '/registry');
+    await Promise.all(cached.map((s) => s.cache?.start()));
+    const namespaces = cached.find((s) => s.resource.resource === 'namespaces')!;
+    await namespaces.create(systemContext(), { metadata: { name: 'before' } });
+    const sends: string[][] = [];
+    let resume: (() => void) | undefined;
+    const names = (events: ApiWatchEvent[]): string[] => events.map((e) => (e.object as { metadata: { name: string } }).metadata.name);
+    // The consumer takes the initial events but holds them (a response that stopped taking more).
+    const w = await watchObjects(
+      namespaces,
+      { namespace: '', predicate: everything },
+      { send: (e) => sends.push(names(e)) > 1, onDrain: (r) => (resume = r), end: () => undefined },
+    );
+    for (let i = 0; i < 3; i++) await namespaces.create(systemContext(), { metadata: { name: `live-${i}` } });
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    expect(sends).toEqual([['before']]);
+    resume!();
+    for (let i = 0; i < 20 && sends.flat().length < 4; i++) await new Promise((r) => setImmediate(r));
+    w.stop();
+    await Promise.all(cached.map((s) => s.cache?.close()));
+    expect(sends.flat()).toEqual(['before', 'live-0', 'live-1', 'live-2']);
+  });
+});
+
 describe('periodic bookmarks through the watch cache', () => {
   test('a watch whose label selector hides a write gets a BOOKMARK at the newer revision before its timeout', async () => {
     const clock = new FakeClock();

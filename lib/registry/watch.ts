@@ -43,9 +43,13 @@ export interface WatchSink {
   /** Events in order. Returns false when the consumer cannot take more now; the watch then
    * pauses until the callback given to onDrain runs. */
   send(events: ApiWatchEvent[]): boolean;
+  /** The callback to run once the consumer has taken everything sent (one at a time). */
   onDrain(resume: () => void): void;
-  /** The watch ended: after an ERROR event, or (reason 'slow') because the consumer fell behind. */
-  end(reason?: 'slow'): void;
+  /**
+   * The watch ended: after an ERROR event, or (reason 'slow') because the consumer fell behind
+   * (cause: the watch cache's WatcherTooSlowError reason).
+   */
+  end(reason?: 'slow', cause?: string): void;
 }
 
 export interface ApiWatch {
@@ -86,6 +90,8 @@ export async function watchObjects(store: GenericStore, req: WatchRequest, sink:
  */
 class ApiWatchState implements WatchHandlers, ApiWatch {
   private stopped = false;
+  /** The sink holds events back; the storage watch stays paused until it has taken them. */
+  private held = false;
   private w: Watch | CacheWatch | undefined;
 
   constructor(
@@ -99,15 +105,21 @@ class ApiWatchState implements WatchHandlers, ApiWatch {
     this.w = w;
     // Ended while the storage watch was being set up (an ERROR delivered synchronously).
     if (this.stopped) w.close();
+    // The initial events are still held: live ones wait behind them.
+    else if (this.held && 'pause' in w) w.pause();
   }
 
   deliver(events: ApiWatchEvent[]): void {
     if (this.stopped || events.length === 0) return;
+    if (this.sink.send(events) || this.held) return;
+    this.held = true;
     const w = this.w;
-    if (!this.sink.send(events) && w && 'pause' in w) {
-      w.pause();
-      this.sink.onDrain(() => w.resume());
-    }
+    if (w && 'pause' in w) w.pause();
+    this.sink.onDrain(() => {
+      this.held = false;
+      const current = this.w;
+      if (current && 'pause' in current) current.resume();
+    });
   }
 
   onEvents(events: StorageEvent[]): void {
@@ -139,7 +151,7 @@ class ApiWatchState implements WatchHandlers, ApiWatch {
   onError(err: Error): void {
     if (this.stopped) return;
     if (err instanceof WatcherTooSlowError) {
-      this.finish('slow');
+      this.finish('slow', err.reason);
       return;
     }
     const status =
@@ -152,11 +164,11 @@ class ApiWatchState implements WatchHandlers, ApiWatch {
     this.finish();
   }
 
-  private finish(reason?: 'slow'): void {
+  private finish(reason?: 'slow', cause?: string): void {
     if (this.stopped) return;
     this.stopped = true;
     this.w?.close();
-    this.sink.end(reason);
+    this.sink.end(reason, cause);
   }
 }
 

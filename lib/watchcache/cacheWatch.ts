@@ -1,5 +1,6 @@
 // What a watch on the cache returns, and the per-watcher bounds.
 import type { Watch } from '../etcd/storage';
+import type { WatchBudget } from '../machinery/watchBudget';
 
 /**
  * A watch with flow control. Handlers are synchronous; a consumer that cannot take more (an
@@ -16,4 +17,9 @@ export interface WatcherLimits {
   maxPendingEvents: number;
   maxPendingBytes: number;
   maxBatchEvents: number;
+  /**
+   * The server-wide bound a direct watcher's queue counts in (its events are its own copies;
+   * a window watcher's pending events are the window's, shared, and are not counted).
+   */
+  budget?: WatchBudget;
 }

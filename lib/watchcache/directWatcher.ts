@@ -1,7 +1,7 @@
 // A watch the window cannot serve (a start revision older than the window, a key outside the
 // cache's prefix, or the cache not ready yet): a dedicated watch on the underlying store behind
 // the same flow control as a window watcher — a bounded queue while paused, WatcherTooSlowError
-// beyond it. Its periodic bookmark (bookmarkSchedule.ts) carries the revision its own watch
+// beyond it. Its queue holds its own copies of events, so it counts in the server's watch budget. Its periodic bookmark (bookmarkSchedule.ts) carries the revision its own watch
 // has delivered everything up to (its last event, or the store's progress notification): the
 // cache's newer revision could overtake events this watch has not received yet.
 import type { Storage, Watch, WatchEvent, WatchHandlers, WatchOptions } from '../etcd/storage';
@@ -10,6 +10,7 @@ import type { BookmarkTarget } from './bookmarkSchedule';
 import type { CacheWatch, WatcherLimits } from './cacheWatch';
 import { WatcherTooSlowError } from './errors';
 import { eventBytes } from './eventWindow';
+import type { WatchBudgetAccount } from '../machinery/watchBudget';
 
 type Item = { kind: 'events'; events: WatchEvent[]; bytes: number } | { kind: 'progress'; revision: number } | { kind: 'error'; err: Error };
 
@@ -21,6 +22,9 @@ export class DirectWatcher implements CacheWatch, BookmarkTarget {
   private readonly startRevision: number;
   private pendingEvents = 0;
   private pendingBytes = 0;
+  /** Bytes of events queued so far (the budget sees progress as this minus pendingBytes grows). */
+  private queuedBytes = 0;
+  private readonly account: WatchBudgetAccount | undefined;
   private paused = false;
   private scheduled = false;
   private closed = false;
@@ -38,6 +42,7 @@ export class DirectWatcher implements CacheWatch, BookmarkTarget {
     readonly deadline?: number,
   ) {
     this.startRevision = opts.startRevision ?? 1;
+    this.account = limits.budget?.open(() => this.tooSlow('budget'));
     this.inner = underlying.watch(key, opts, {
       onEvents: (events) => {
         let bytes = 0;
@@ -76,6 +81,7 @@ export class DirectWatcher implements CacheWatch, BookmarkTarget {
     if (this.closed) return;
     this.closed = true;
     this.queue = [];
+    this.account?.close();
     this.inner.close();
     this.onEnd(this);
   }
@@ -94,17 +100,23 @@ export class DirectWatcher implements CacheWatch, BookmarkTarget {
     if (item.kind === 'events') {
       this.pendingEvents += item.events.length;
       this.pendingBytes += item.bytes;
+      this.queuedBytes += item.bytes;
+      this.account?.update(this.pendingBytes, this.queuedBytes);
+      if (this.closed) return;
     }
     if (this.paused) {
-      if (this.pendingEvents > this.limits.maxPendingEvents || this.pendingBytes > this.limits.maxPendingBytes) {
-        const pending = this.pendingEvents;
-        this.close();
-        this.onTerminated('queue-full');
-        reportError((e) => this.handlers.onError(e), new WatcherTooSlowError(this.key, 'queue-full', pending));
-      }
+      if (this.pendingEvents > this.limits.maxPendingEvents || this.pendingBytes > this.limits.maxPendingBytes) this.tooSlow('queue-full');
     } else {
       this.schedule();
     }
+  }
+
+  private tooSlow(reason: 'queue-full' | 'budget'): void {
+    if (this.closed) return;
+    const pending = this.pendingEvents;
+    this.close();
+    this.onTerminated(reason);
+    reportError((e) => this.handlers.onError(e), new WatcherTooSlowError(this.key, reason, pending));
   }
 
   private schedule(): void {
@@ -117,6 +129,7 @@ export class DirectWatcher implements CacheWatch, BookmarkTarget {
         if (item.kind === 'events') {
           this.pendingEvents -= item.events.length;
           this.pendingBytes -= item.bytes;
+          this.account?.update(this.pendingBytes, this.queuedBytes);
         }
         this.handle(item);
       }

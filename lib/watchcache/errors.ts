@@ -2,13 +2,14 @@
 import { StorageError } from '../etcd/storage';
 
 /**
- * A watcher fell too far behind (its client stopped reading, or its window position was
- * evicted) and was terminated. The client resumes from its last seen revision, or re-lists.
+ * A watcher fell too far behind (its client stopped reading, its window position was evicted,
+ * or the server's watch budget was full while it sent nothing) and was terminated. The client
+ * resumes from its last seen revision, or re-lists.
  */
 export class WatcherTooSlowError extends StorageError {
   constructor(
     key: string,
-    readonly reason: 'queue-full' | 'window-evicted',
+    readonly reason: 'queue-full' | 'window-evicted' | 'budget',
     readonly pendingEvents: number,
   ) {
     super(`watcher on ${key} is too slow (${reason}, ${pendingEvents} events pending): terminated`, key);

@@ -2,6 +2,7 @@
 import type { Storage } from '../etcd/storage';
 import type { SetTimer } from './bookmarkSchedule';
 import type { Schedule } from './revisionReader';
+import type { WatchBudget } from '../machinery/watchBudget';
 
 /** Metric callbacks; lib/watchcache never imports a metrics library. */
 export interface WatchCacheMetrics {
@@ -46,6 +47,8 @@ export interface WatchCacheOptions {
   watcherMaxPendingBytes?: number;
   /** Largest batch handed to one onEvents call. */
   maxBatchEvents?: number;
+  /** The server-wide watch budget the queues of direct watchers count in (none: only their own bounds). */
+  watchBudget?: WatchBudget;
   /** How long a read waits for the cache to reach a revision (upstream: 3 s). */
   freshnessTimeoutMs?: number;
   /** While a reader waits, how often the cache asks the underlying store for progress. */
@@ -93,6 +96,7 @@ export interface ResolvedOptions {
   watcherMaxPendingEvents: number;
   watcherMaxPendingBytes: number;
   maxBatchEvents: number;
+  watchBudget: WatchBudget | undefined;
   freshnessTimeoutMs: number;
   progressRequestIntervalMs: number;
   initialListPageSize: number;
@@ -105,7 +109,7 @@ export interface ResolvedOptions {
   metrics: WatchCacheMetrics;
 }
 
-export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'schedule' | 'metrics' | 'copyValues' | 'progressRequestsOrdered'>> = {
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'schedule' | 'metrics' | 'copyValues' | 'progressRequestsOrdered' | 'watchBudget'>> = {
   windowMinEvents: 100,
   windowMaxEvents: 102_400,
   windowMaxBytes: 256 * 1024 * 1024,
@@ -133,6 +137,7 @@ export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
     watcherMaxPendingEvents: pick('watcherMaxPendingEvents'),
     watcherMaxPendingBytes: pick('watcherMaxPendingBytes'),
     maxBatchEvents: Math.max(1, pick('maxBatchEvents')),
+    watchBudget: opts.watchBudget,
     freshnessTimeoutMs: pick('freshnessTimeoutMs'),
     progressRequestIntervalMs: Math.max(1, pick('progressRequestIntervalMs')),
     initialListPageSize: Math.max(1, pick('initialListPageSize')),

@@ -5,6 +5,7 @@ import { recordWatch, WatchRecorder } from '../etcd/testing/watchRecorder';
 import { CacheReinitializingError, WatcherTooSlowError } from './errors';
 import { cachePrefix, closeCacheFixtures, openCacheFixture } from './testing/cacheFixture';
 import { WatchCache } from './watchCache';
+import { WatchBudget } from '../machinery/watchBudget';
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s));
 const dec = (b: Uint8Array): string => Buffer.from(b).toString();
@@ -358,6 +359,43 @@ describe('watches', () => {
     for (let i = 0; i < 25; i++) await cache.create(`${P}q${i}`, enc('q'));
     await tick();
     expect(err).toBeInstanceOf(WatcherTooSlowError);
+    expect(cache.stats().directWatchers).toBe(0);
+  });
+
+  test("a paused direct watcher's queue counts in the server's watch budget; over it and stuck longest, it is cut off", async () => {
+    let now = 0;
+    const timers: Array<{ at: number; cb: () => void }> = [];
+    const budget = new WatchBudget({
+      limitBytes: 100,
+      stuckAfterMs: 1000,
+      now: () => now,
+      setTimer: (cb, ms) => {
+        const t = { at: now + ms, cb };
+        timers.push(t);
+        return { cancel: () => timers.splice(timers.indexOf(t), 1) };
+      },
+    });
+    const { cache } = await setup({ windowMinEvents: 0, windowMaxEvents: 5, watchBudget: budget });
+    const first = await cache.create(P + 'a', enc('0'));
+    for (let i = 1; i < 10; i++) await cache.guaranteedUpdate(P + 'a', () => enc(String(i)));
+    let err: Error | undefined;
+    const w = cache.watch(P, { startRevision: first.modRevision }, { onEvents: () => undefined, onError: (e) => (err = e) });
+    await tick();
+    expect(cache.stats().directWatchers).toBe(1);
+    w.pause();
+    // Each queued event counts its value's 10 bytes.
+    for (let i = 0; i < 8; i++) await cache.create(`${P}p${i}`, enc('p'.repeat(10)));
+    await tick();
+    expect(budget.total).toBe(80);
+    // Another watch falls behind later and fills the budget: the direct watcher, stuck longest, goes.
+    now += 500;
+    budget.open(() => undefined).update(30, 30);
+    expect(err).toBeUndefined();
+    now += 500;
+    for (const t of timers.splice(0)) if (t.at <= now) t.cb();
+    expect(err).toBeInstanceOf(WatcherTooSlowError);
+    expect((err as WatcherTooSlowError).reason).toBe('budget');
+    expect(budget.total).toBe(30);
     expect(cache.stats().directWatchers).toBe(0);
   });
 

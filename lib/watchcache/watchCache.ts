@@ -128,6 +128,7 @@ export class WatchCache implements Storage, WatcherHost {
       maxPendingEvents: this.o.watcherMaxPendingEvents,
       maxPendingBytes: this.o.watcherMaxPendingBytes,
       maxBatchEvents: this.o.maxBatchEvents,
+      budget: this.o.watchBudget,
     };
     this.window = new EventWindow(
       { minEvents: this.o.windowMinEvents, maxEvents: this.o.windowMaxEvents, maxBytes: this.o.windowMaxBytes, retentionMs: this.o.windowRetentionMs },

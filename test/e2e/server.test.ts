@@ -36,6 +36,7 @@ describe('flags', () => {
     [['--runtime-config=certificates.svc.io/v1=maybe'], 'invalid value of certificates.svc.io/v1: maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax'],
     [['--runtime-config=api/all=false'], 'invalid key with only api/all=false'],
     [['--etcd-compaction-interval=often'], 'time: invalid duration'],
+    [['--max-watch-unsent-bytes=0'], '--max-watch-unsent-bytes must be a positive number of bytes'],
   ])('%j exits non-zero with a clear message', async (args, msg) => {
     const r = await runBinary(args);
     expect(r.code).not.toBe(0);

@@ -1,9 +1,10 @@
 // Watch: a chunked stream of newline-delimited JSON events, of length-prefixed Protobuf
 // WatchEvent frames (watch-and-list.md §6, "Protobuf watch"), or of CBOR sequence items. Headers are
 // flushed at once; the stream ends on timeoutSeconds, client disconnect, or an ERROR event.
-// A client that does not read pauses its watcher (back-pressure); the watch cache ends a watcher
-// that stays behind too long, and the stream is then dropped. During shutdown the server ends
-// the stream cleanly (chunked terminator), so the client resumes from its last resourceVersion.
+// A client that does not read pauses its watcher (back-pressure, watchFrameWriter.ts); the
+// server-wide watch budget or the watch cache ends a watcher that stays behind, and the stream
+// is then dropped. During shutdown the server ends the stream cleanly (chunked terminator), so
+// the client resumes from its last resourceVersion.
 import { refuseDuringShutdown } from '../filters/shutdown';
 import { watchObjects, ApiWatchEvent } from '../../registry/watch';
 import type { HandlerContext } from '../handlerContext';
@@ -17,26 +18,28 @@ import type { ApiObject, Status } from '../../api';
 import { tableOptionsFor } from '../tableResponse';
 import { watchRequestFromQuery } from './listQuery';
 import { bufferedBytes } from '../protocol';
+import { WatchFrameWriter, type FrameWriterCutOff } from '../watchFrameWriter';
+import { TurnFrames } from '../turnFrames';
 
 /** Without timeoutSeconds the server picks [minRequestTimeout, 2×minRequestTimeout) like upstream. */
 export const minRequestTimeoutSeconds = 1800;
 
-/** A safety net under the cache's own bound: unsent bytes beyond this drop the stream. */
-export const maxBufferedBytes = 32 * 1024 * 1024;
+// Watchers share decoded, frozen objects (registry decodeForWatch): each is serialised once, and
+// an event's frame is made once for all the watchers it reaches in one turn.
+const turnFrames = new TurnFrames();
 
-// Watchers share decoded, frozen objects (registry decodeForWatch): each is serialised once.
 function frame(e: ApiWatchEvent): Buffer {
-  return Buffer.from(`{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`);
+  return turnFrames.get(e.object, `json:${e.type}`, () => Buffer.from(`{"type":"${e.type}","object":${stringifyShared(e.object)}}\n`));
 }
 
 /** The raw WatchEvent (no envelope) around the object's complete Protobuf body, length-prefixed. */
 function protobufFramer(schemas: KindSchemas | undefined): (e: ApiWatchEvent) => Buffer {
-  return (e) => Buffer.from(protobufWatchFrame(e.type, protobufBody(e.object, schemas)));
+  return (e) => turnFrames.get(e.object, `protobuf:${e.type}`, () => Buffer.from(protobufWatchFrame(e.type, protobufBody(e.object, schemas))));
 }
 
 /** One `application/cbor-seq` item per event, around the object's complete CBOR body. */
 function cborFramer(schemas: KindSchemas | undefined): (e: ApiWatchEvent) => Buffer {
-  return (e) => cborWatchEvent(e.type, cborBody(e.object, schemas));
+  return (e) => turnFrames.get(e.object, `cbor:${e.type}`, () => cborWatchEvent(e.type, cborBody(e.object, schemas)));
 }
 
 /**
@@ -86,21 +89,45 @@ function labelsFor(info: HandlerContext['served']['info']): LabelSet {
  */
 class WatchStream {
   private ended = false;
+  private cut = false;
   private timer: NodeJS.Timeout | undefined;
   private watch: { stop(): void } | undefined;
   private tracked: { done(): void } | null | undefined;
+  private readonly writer: WatchFrameWriter<ApiWatchEvent>;
   readonly close = (): void => this.end();
 
+  private readonly res: HandlerContext['res'];
+  private readonly metrics: HandlerContext['metrics'];
+  private readonly log: HandlerContext['log'];
+  private readonly budget: HandlerContext['watchBudget'];
+
   constructor(
-    private readonly res: HandlerContext['res'],
-    private readonly metrics: HandlerContext['metrics'],
+    h: Pick<HandlerContext, 'res' | 'metrics' | 'log' | 'watchBudget'>,
     private readonly labels: RequestLabels,
     private readonly kindLabels: KindLabels,
     private readonly resourceLabels: ResourceLabels,
     private readonly contentType: string,
-    private readonly toFrame: (e: ApiWatchEvent) => Buffer,
+    toFrame: (e: ApiWatchEvent) => Buffer,
     private readonly resolve: () => void,
-  ) {}
+  ) {
+    const { res, metrics } = h;
+    this.res = res;
+    this.metrics = metrics;
+    this.log = h.log;
+    this.budget = h.watchBudget;
+    this.writer = new WatchFrameWriter<ApiWatchEvent>({
+      sink: res,
+      unsent: () => bufferedBytes(res),
+      encode: (e) => {
+        const frame = toFrame(e);
+        metrics.watchEvents.inc(kindLabels);
+        metrics.watchEventSizes.observe(kindLabels, frame.length);
+        return frame;
+      },
+      budget: h.watchBudget,
+      onCutOff: (cause, unsentBytes) => this.end('slow', cause, unsentBytes),
+    });
+  }
 
   /** Registers with graceful shutdown; false when the server is already draining watches. */
   register(watches: HandlerContext['watches']): boolean {
@@ -123,26 +150,59 @@ class WatchStream {
   failed(): void {
     if (this.ended) return;
     this.ended = true;
+    this.writer.close();
     this.tracked?.done();
     this.metrics.longRunning.dec(this.labels);
   }
 
-  end(reason?: 'slow'): void {
-    if (this.ended) return;
+  /**
+   * Ends the stream: what is held is written, then the response ends. 'slow': the client fell
+   * behind (cause: the watch budget, or the watch cache's bound on a paused watcher); the
+   * response is dropped with what it still holds.
+   */
+  end(reason?: 'slow', cause?: FrameWriterCutOff | string, unsentBytes?: number): void {
+    if (this.ended) {
+      // Ended already and still writing its last events: the budget may cut it off too.
+      if (reason === 'slow') this.cutOff(cause, unsentBytes);
+      return;
+    }
     this.ended = true;
     this.tracked?.done();
     if (this.timer) clearTimeout(this.timer);
     this.watch?.stop();
     this.metrics.longRunning.dec(this.labels);
     if (reason === 'slow') {
-      this.metrics.terminatedWatchers.inc(this.resourceLabels);
-      // Ending would wait for the backlog to drain; a client this far behind is cut off
-      // (HTTP/2: this stream is reset, the connection's other streams go on).
-      this.res.destroy();
-    } else if (!this.res.writableEnded) {
-      this.res.end();
+      this.cutOff(cause, unsentBytes);
+    } else {
+      const res = this.res;
+      this.writer.finish(() => {
+        if (!res.writableEnded) res.end();
+      });
     }
     this.resolve();
+  }
+
+  /** The response closed (sent, or the client went away): its bytes leave the budget. */
+  readonly gone = (): void => {
+    this.end();
+    this.writer.close();
+  };
+
+  private cutOff(cause: FrameWriterCutOff | string | undefined, unsentBytes: number | undefined): void {
+    if (this.cut) return;
+    this.cut = true;
+    const { res } = this;
+    const unsent = unsentBytes ?? bufferedBytes(res);
+    this.writer.close();
+    this.metrics.terminatedWatchers.inc(this.resourceLabels);
+    // Upstream's cacher logs this at V(1) with the resource and its queue lengths; here the bytes.
+    this.log.info(
+      { ...this.resourceLabels, cause, unsentBytes: unsent, budgetBytes: this.budget.total },
+      `Forcing ${this.resourceLabels.resource} watcher close due to unresponsiveness`,
+    );
+    // Ending would wait for the backlog to drain; a client this far behind is cut off and its
+    // unsent bytes freed (HTTP/2: this stream is reset, the connection's other streams go on).
+    res.destroy();
   }
 
   private startStream(): void {
@@ -154,20 +214,11 @@ class WatchStream {
   send(events: ApiWatchEvent[]): boolean {
     if (this.ended) return true;
     if (!this.res.headersSent) this.startStream();
-    const chunks: Buffer[] = [];
-    for (const e of events) {
-      const line = this.toFrame(e);
-      this.metrics.watchEvents.inc(this.kindLabels);
-      this.metrics.watchEventSizes.observe(this.kindLabels, line.length);
-      chunks.push(line);
-    }
-    const ok = this.res.write(Buffer.concat(chunks));
-    if (bufferedBytes(this.res) > maxBufferedBytes) this.end('slow');
-    return ok;
+    return this.writer.send(events);
   }
 
   onDrain(resume: () => void): void {
-    this.res.once('drain', resume);
+    this.writer.onResume(resume);
   }
 }
 
@@ -194,13 +245,13 @@ export async function handleWatch(h: HandlerContext): Promise<void> {
   const request = { ...wq.request, timeoutMs: timeoutSeconds * 1000 };
 
   await new Promise<void>((resolve, reject) => {
-    const stream = new WatchStream(res, metrics, requestLabels, labels.kind, labels.resource, contentType, toFrame, resolve);
+    const stream = new WatchStream(h, requestLabels, labels.kind, labels.resource, contentType, toFrame, resolve);
     if (!stream.register(watches)) {
       reject(refuseDuringShutdown(res));
       return;
     }
-    req.on('close', stream.close);
-    res.on('close', stream.close);
+    req.on('close', stream.gone);
+    res.on('close', stream.gone);
     metrics.longRunning.inc(requestLabels);
     // Periodic bookmarks come from the storage (the watch cache's schedule), which needs the timeout.
     watchObjects(store, request, stream)
