@@ -1,16 +1,16 @@
-// The bookmark schedule tick by tick against upstream's arithmetic (1.32 cacher.go
-// watcherBookmarkTimeBuckets + dispatchEvents' bookmark timer, cache_watcher.go nextBookmarkTime).
-// random 0.5: upstream's wait.Jitter(1 s, 0.25) is 1125 ms, so the ticks after the first watcher
-// arrives fall at 1125, 2250, 3375, … ms; buckets are whole seconds from the schedule's creation.
+// The bookmark schedule against a fake clock: each watcher is served at its due time (upstream's
+// nextBookmarkTime), never before it, at most 250 ms after (random 0.5 here: 125 ms), and the
+// bookmark before a deadline comes once.
 import { BookmarkSchedule, type BookmarkTarget } from './bookmarkSchedule';
 import { FakeClock } from './testing/fakeClock';
 
-/** Milliseconds after t0 at which each bookmark fell due, for one watcher added at t0. */
-function bookmarkTimes(deadlineAfter: number | undefined, runMs: number): { at: number[]; timersLeft: number } {
+/** Milliseconds after t0 at which each bookmark fell due, for one watcher added at `addedAt`. */
+function bookmarkTimes(deadlineAfter: number | undefined, runMs: number, addedAt = 0): { at: number[]; timersLeft: number } {
   const clock = new FakeClock();
   const t0 = clock.now();
   const schedule = new BookmarkSchedule(clock.now, clock.setTimer, () => 0.5);
   const at: number[] = [];
+  clock.advance(addedAt);
   const target: BookmarkTarget = {
     isClosed: false,
     deadline: deadlineAfter === undefined ? undefined : t0 + deadlineAfter,
@@ -23,43 +23,42 @@ function bookmarkTimes(deadlineAfter: number | undefined, runMs: number): { at: 
   return { at, timersLeft };
 }
 
-describe("one watcher's bookmarks, at upstream's ticks", () => {
+describe("one watcher's bookmarks", () => {
   test.each([
-    // No deadline: bucket 60 is popped by the tick at 60,750; then 60,750 + 60 s → bucket 120, tick 120,375.
-    ['no deadline: about every minute', undefined, [60_750, 120_375]],
-    // Deadline 5 s: due at 3,000 (bucket 3), popped by the tick at 3,375, after 3,000: none again.
-    ['5 s: once, 2 s before, popped late in its second', 5_000, [3_375]],
-    // Deadline 5.5 s: due at 3,500 (bucket 3), popped at 3,375, before 3,500: due again at 3,500,
-    // clamped into bucket 4 → a second bookmark at 4,500, 1 s before the deadline (as upstream).
-    ['5.5 s: popped before its time, so once more a second later', 5_500, [3_375, 4_500]],
-    // Deadline 65 s: the minute (60,750), then 63,000 (bucket 63) popped exactly at 63,000 —
-    // not before it, so due again → bucket 64 → 64,125.
-    ['65 s: the minute, 2 s before, and once more', 65_000, [60_750, 63_000, 64_125]],
-    // Deadline 64.9 s: the minute, then 62,900 (bucket 62) popped by the tick at 63,000, after it.
-    ['64.9 s: the minute and 2 s before only', 64_900, [60_750, 63_000]],
-    // Less than 2 s left at the start: nothing is scheduled at all.
-    ['1.5 s: none', 1_500, []],
-  ])('%s', (_name, deadline, expected) => {
-    const { at, timersLeft } = bookmarkTimes(deadline, 125_000);
+    ['no deadline: every minute', undefined, 0, [60_125, 120_250]],
+    ['5 s: once, 2 s before (+125 ms)', 5_000, 0, [3_125]],
+    // Upstream pops bucket 3 at its first tick inside that second and, before 3,500, sends another a second later.
+    ['5.5 s: once, not again a second later', 5_500, 0, [3_625]],
+    ['65 s: the minute, then once 2 s before', 65_000, 0, [60_125, 63_125]],
+    ['added mid-second: due times are exact, not whole seconds', 10_000, 700, [8_125]],
+    ['1.5 s: none', 1_500, 0, []],
+  ])('%s', (_name, deadline, addedAt, expected) => {
+    const { at, timersLeft } = bookmarkTimes(deadline, 125_000, addedAt);
     expect(at).toEqual(expected);
-    // A watcher with a deadline leaves the schedule after its last bookmark, and the timer stops.
+    // A watcher with a deadline leaves the schedule after its last bookmark, and no timer is left.
     if (deadline !== undefined) expect(timersLeft).toBe(0);
+  });
+
+  test('over many deadlines, one bookmark 2 s (+125 ms) before the deadline and none after it', () => {
+    for (let deadline = 2_001; deadline < 70_000; deadline += 997) {
+      const { at } = bookmarkTimes(deadline, 80_000);
+      expect(at.filter((t) => t > deadline - 2_250)).toEqual([deadline - 2_000 + 125]);
+    }
   });
 });
 
-test('the tick keeps its 1–1.25 s rhythm while any watcher waits, and stops when none does', () => {
+test('one timer for many watchers, armed for the earliest; none while nobody waits', () => {
   const clock = new FakeClock();
   const t0 = clock.now();
-  const schedule = new BookmarkSchedule(clock.now, clock.setTimer, () => 1);
-  const at: Record<string, number[]> = { a: [], b: [] };
+  const schedule = new BookmarkSchedule(clock.now, clock.setTimer, () => 0);
+  const at: Record<string, number[]> = { a: [], b: [], c: [] };
   const target = (name: string, deadline: number): BookmarkTarget => ({ isClosed: false, deadline: t0 + deadline, bookmarkDue: () => at[name].push(clock.now() - t0) });
-  schedule.add(target('a', 4_000)); // due 2,000
-  clock.advance(600);
-  schedule.add(target('b', 9_000)); // added at 600: due 7,000
+  schedule.add(target('b', 9_000)); // due 7,000
+  schedule.add(target('a', 4_000)); // due 2,000: the timer moves earlier
+  schedule.add(target('c', 9_400)); // due 7,400
   expect(clock.timers).toBe(1);
   clock.advance(20_000);
-  // Ticks every 1,250 ms from 0: 1,250, 2,500 (pops bucket 2), …, 7,500 (pops bucket 7).
-  expect(at).toEqual({ a: [2_500], b: [7_500] });
+  expect(at).toEqual({ a: [2_000], b: [7_000], c: [7_400] });
   expect(clock.timers).toBe(0);
   schedule.stop();
 });

@@ -1,13 +1,15 @@
 // When each bookmark-watching watcher gets its next periodic bookmark (upstream 1.32 cacher.go
-// watcherBookmarkTimeBuckets and dispatchEvents' bookmark timer, cache_watcher.go
-// nextBookmarkTime): about every minute, and 2 s before the watch's deadline when that comes
-// first. Watchers sit in one-second buckets; one timer per cache ticks every 1–1.25 s, as
-// upstream's, and pops the buckets that are due, so a thousand watchers cost one timer.
+// watcherBookmarkTimeBuckets, cache_watcher.go nextBookmarkTime): about every minute, and 2 s
+// before the watch's deadline when that comes first. Watchers sit in one-second buckets with
+// their due times; one timer per cache fires at the earliest due time (plus up to 250 ms, so
+// watchers due close together share a wake-up), so a thousand watchers cost one timer and an idle
+// cache none.
 //
-// Upstream's own arithmetic, kept as is: a bucket is popped by the first tick inside its second,
-// which may come before the watcher's deadline - 2 s; the watcher is then scheduled again for
-// that same time, clamped into the next bucket, and gets a second bookmark about a second later
-// (less than 2 s before the deadline). Which ticks fall where is as random as upstream's jitter.
+// A watcher is served at or after its due time, never before. Upstream pops a whole second's
+// bucket at its first 1–1.25 s tick, which may come before deadline − 2 s; that watcher is then
+// scheduled again for the same time and gets a second bookmark about a second before its deadline
+// (about half the time, by where the tick falls). Here the bookmark before the deadline comes
+// once, 2 to 2.25 s before it — one of the outcomes upstream's timing gives.
 
 /** Timers as the cache sees them; injected so tests drive time instead of sleeping. */
 export type SetTimer = (callback: () => void, ms: number) => { cancel(): void };
@@ -25,9 +27,8 @@ export const bookmarkFrequencyMs = 60_000;
 /** Upstream sends the last bookmark this long before the watch's deadline. */
 export const preDeadlineMs = 2_000;
 const bucketMs = 1_000;
-/** Upstream's dispatch loop checks every wait.Jitter(1 s, 0.25): 1 s to 1.25 s. */
-const tickMs = 1_000;
-const tickJitter = 0.25;
+/** Up to this much after the earliest due time, so watchers due close together share a wake-up (upstream's tick jitter). */
+const coalesceMs = 250;
 
 /** Upstream's nextBookmarkTime; undefined when no bookmark is due before the deadline. */
 export function nextBookmarkTime(now: number, deadline: number | undefined, frequencyMs = bookmarkFrequencyMs): number | undefined {
@@ -37,11 +38,14 @@ export function nextBookmarkTime(now: number, deadline: number | undefined, freq
   return next < now ? undefined : next;
 }
 
+interface Scheduled {
+  target: BookmarkTarget;
+  due: number;
+}
+
 export class BookmarkSchedule {
-  private readonly buckets = new Map<number, BookmarkTarget[]>();
+  private readonly buckets = new Map<number, Scheduled[]>();
   private readonly createdAt: number;
-  /** Buckets before this one were popped already (upstream's startBucketID). */
-  private startBucket = 0;
   private timer: { cancel(): void } | undefined;
   private stopped = false;
 
@@ -53,15 +57,18 @@ export class BookmarkSchedule {
     this.createdAt = now();
   }
 
-  /** Schedules the target's next bookmark (upstream's addWatcherThreadUnsafe); false when none is due before its deadline. */
-  add(target: BookmarkTarget): boolean {
+  /**
+   * Schedules the target's next bookmark (upstream's addWatcherThreadUnsafe); false when none is
+   * due before its deadline, or (`served`: the due time just served) none after the one just sent.
+   */
+  add(target: BookmarkTarget, served?: number): boolean {
     if (this.stopped || target.isClosed) return false;
-    const next = nextBookmarkTime(this.now(), target.deadline);
-    if (next === undefined) return false;
-    const bucket = Math.max(this.startBucket, Math.floor((next - this.createdAt) / bucketMs));
+    const due = nextBookmarkTime(this.now(), target.deadline);
+    if (due === undefined || (served !== undefined && due <= served)) return false;
+    const bucket = Math.floor((due - this.createdAt) / bucketMs);
     const list = this.buckets.get(bucket);
-    if (list) list.push(target);
-    else this.buckets.set(bucket, [target]);
+    if (list) list.push({ target, due });
+    else this.buckets.set(bucket, [{ target, due }]);
     this.arm();
     return true;
   }
@@ -80,34 +87,50 @@ export class BookmarkSchedule {
     this.buckets.clear();
   }
 
-  /**
-   * Upstream's timer: wait.Jitter(1 s, 0.25) after the previous tick. Upstream's runs for the
-   * cacher's life; this one runs while a watcher waits and starts again with the next one, so an
-   * idle cache costs nothing (where its ticks fall within a second is random either way).
-   */
+  /** The timer for the earliest due time; an earlier add replaces a later timer. */
   private arm(): void {
-    if (this.timer || this.stopped || this.buckets.size === 0) return;
-    this.timer = this.setTimer(() => {
-      this.timer = undefined;
-      this.tick();
-    }, tickMs + tickMs * tickJitter * this.random());
+    if (this.stopped || this.buckets.size === 0) return;
+    const due = this.earliestDue();
+    if (this.timer && this.timerAt <= due) return;
+    this.timer?.cancel();
+    this.timerAt = due;
+    this.timer = this.setTimer(
+      () => {
+        this.timer = undefined;
+        this.fire();
+      },
+      Math.max(0, due - this.now()) + coalesceMs * this.random(),
+    );
   }
 
-  /** One tick: upstream's popExpiredWatchersThreadUnsafe, the bookmark, then the re-adds of finishDispatching. */
-  private tick(): void {
+  private timerAt = Infinity;
+
+  private earliestDue(): number {
+    // At most ~61 buckets exist (due times lie within a minute); the earliest bucket holds the earliest time.
+    let bucket = Infinity;
+    for (const b of this.buckets.keys()) if (b < bucket) bucket = b;
+    let due = Infinity;
+    for (const s of this.buckets.get(bucket)!) if (s.due < due) due = s.due;
+    return due;
+  }
+
+  /** Serves every watcher whose time has come, then schedules each one's next bookmark. */
+  private fire(): void {
     if (this.stopped) return;
-    const current = Math.floor((this.now() - this.createdAt) / bucketMs);
-    // At most ~61 buckets exist (next times lie within a minute): look at those, not every
-    // second since the last tick.
-    const expired = [...this.buckets.keys()].filter((b) => b <= current).sort((a, b) => a - b);
-    const due: BookmarkTarget[] = [];
-    for (const b of expired) {
-      for (const t of this.buckets.get(b)!) if (!t.isClosed) due.push(t);
-      this.buckets.delete(b);
+    const now = this.now();
+    const current = Math.floor((now - this.createdAt) / bucketMs);
+    const served: Scheduled[] = [];
+    for (const b of [...this.buckets.keys()].filter((k) => k <= current).sort((x, y) => x - y)) {
+      const keep: Scheduled[] = [];
+      for (const s of this.buckets.get(b)!) {
+        if (s.target.isClosed) continue;
+        (s.due <= now ? served : keep).push(s);
+      }
+      if (keep.length) this.buckets.set(b, keep);
+      else this.buckets.delete(b);
     }
-    this.startBucket = Math.max(this.startBucket, current + 1);
-    for (const t of due) t.bookmarkDue();
-    for (const t of due) this.add(t);
+    for (const s of served) s.target.bookmarkDue();
+    for (const s of served) this.add(s.target, s.due);
     this.arm();
   }
 }
