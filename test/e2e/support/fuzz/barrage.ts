@@ -78,10 +78,23 @@ function contentType(c: FuzzCase): string {
  * metadata.resourceVersion is a 400 here (design.md).
  */
 export function isUpstreamInternalError(c: FuzzCase, o: Outcome): boolean {
+  if (isImpersonationWithoutUser(o)) return true;
   const type = bodyTypeOf(c.method, contentType(c));
   if (o.status !== 500 || type === undefined) return false;
   const s = statusOf(o);
   return typeof s !== 'string' && s.kind === 'Status' && upstreamInternalStatus(type, s) !== undefined;
+}
+
+/**
+ * Upstream's responsewriters.InternalError for Impersonate-Group/-Uid/-Extra without
+ * Impersonate-User: plain text, not a Status (lib/apiserver/filters/impersonation.ts).
+ */
+function isImpersonationWithoutUser(o: Outcome): boolean {
+  return (
+    o.status === 500 &&
+    String(o.headers['content-type'] ?? '').startsWith('text/plain') &&
+    /^Internal Server Error: ".*": requested \[.*\] without impersonating a user\n$/s.test(o.body.toString('utf8'))
+  );
 }
 
 /** The JavaScript error text in a Status message or a Warning header, if any. */
