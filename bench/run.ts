@@ -152,7 +152,7 @@ const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 
 /** Phases that need the shared etcd + apiserver cluster (startup starts its own servers). */
 const clusterPhases = allPhases.filter((p) => p !== 'startup');
 /** Phases that can measure an earlier revision (--apiserverRevision): the others start this build or compare against it. */
-const revisionPhases = ['creates', 'gets', 'updates', 'lists', 'bare', 'watch'];
+const revisionPhases = ['creates', 'gets', 'updates', 'lists', 'bare', 'watch', 'hostileRegex'];
 
 /** What every phase needs. */
 interface Ctx {
