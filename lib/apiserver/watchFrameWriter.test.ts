@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { WatchBudget } from '../machinery/watchBudget';
 import { WatchFrameWriter, type FrameSink, type FrameWriterCutOff } from './watchFrameWriter';
+import { FakeClock } from '../machinery/testing/fakeClock';
 
 /**
  * A response whose client reads only when told to: written bytes stay unsent until read(), as a
@@ -41,27 +42,6 @@ class FakeResponse extends EventEmitter implements FrameSink {
   }
 }
 
-function fakeTime(): { now: () => number; setTimer: (cb: () => void, ms: number) => { cancel(): void }; advance(ms: number): void } {
-  let t = 0;
-  let timers: Array<{ at: number; cb: () => void }> = [];
-  return {
-    now: () => t,
-    setTimer: (cb, ms) => {
-      const timer = { at: t + ms, cb };
-      timers.push(timer);
-      return { cancel: () => (timers = timers.filter((x) => x !== timer)) };
-    },
-    advance(ms) {
-      t += ms;
-      for (;;) {
-        const due = timers.filter((x) => x.at <= t);
-        if (due.length === 0) return;
-        timers = timers.filter((x) => x.at > t);
-        for (const d of due) d.cb();
-      }
-    },
-  };
-}
 
 const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -102,7 +82,7 @@ function deliver(w: Watcher, events: number[]): void {
 }
 
 test('N watchers that never read, one that reads: the total stays within the budget plus one frame, the longest stuck go first, the reader gets every event', async () => {
-  const time = fakeTime();
+  const time = new FakeClock(0);
   const budgetBytes = 8 * 1024 * 1024; // 32 frames
   const budget = new WatchBudget({ limitBytes: budgetBytes, stuckAfterMs: 1000, ...time });
   const cuts: string[] = [];
@@ -140,7 +120,7 @@ test('N watchers that never read, one that reads: the total stays within the bud
 });
 
 test('a burst to readers larger than the budget waits for their bytes to drain: nobody is cut off', async () => {
-  const time = fakeTime();
+  const time = new FakeClock(0);
   const budgetBytes = 4 * frameBytes;
   const budget = new WatchBudget({ limitBytes: budgetBytes, stuckAfterMs: 1000, ...time });
   const cuts: string[] = [];

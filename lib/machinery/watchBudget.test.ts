@@ -1,27 +1,6 @@
 import { WatchBudget, type CutOffCause } from './watchBudget';
+import { FakeClock } from './testing/fakeClock';
 
-/** A clock and timers the test moves by hand. */
-function fakeTime(): { now: () => number; setTimer: (cb: () => void, ms: number) => { cancel(): void }; advance(ms: number): void } {
-  let t = 0;
-  let timers: Array<{ at: number; cb: () => void }> = [];
-  return {
-    now: () => t,
-    setTimer: (cb, ms) => {
-      const timer = { at: t + ms, cb };
-      timers.push(timer);
-      return { cancel: () => (timers = timers.filter((x) => x !== timer)) };
-    },
-    advance(ms) {
-      t += ms;
-      for (;;) {
-        const due = timers.filter((x) => x.at <= t);
-        if (due.length === 0) return;
-        timers = timers.filter((x) => x.at > t);
-        for (const d of due) d.cb();
-      }
-    },
-  };
-}
 
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -40,7 +19,7 @@ test('the budget counts what its accounts hold and frees what they release', () 
 });
 
 test('a full budget makes writers wait; a draining account makes room and the first waiter goes on', async () => {
-  const time = fakeTime();
+  const time = new FakeClock(0);
   const budget = new WatchBudget({ limitBytes: 1000, ...time });
   const holder = budget.open(() => undefined);
   expect(holder.mayWrite(() => undefined)).toBe(true);
@@ -59,7 +38,7 @@ test('a full budget makes writers wait; a draining account makes room and the fi
 });
 
 test('cut-off order: the account longest without progress, and only once it is stuck', () => {
-  const time = fakeTime();
+  const time = new FakeClock(0);
   const budget = new WatchBudget({ limitBytes: 1000, stuckAfterMs: 1000, ...time });
   const cut: string[] = [];
   const open = (name: string): ReturnType<WatchBudget['open']> => budget.open((cause: CutOffCause, bytes: number) => cut.push(`${name}:${cause}:${bytes}`));
@@ -98,7 +77,7 @@ test('the per-watch limit is never above the budget', () => {
 });
 
 test('room goes first to the waiter that sent something most recently, then in the order they asked', async () => {
-  const time = fakeTime();
+  const time = new FakeClock(0);
   const budget = new WatchBudget({ limitBytes: 1000, ...time });
   const holder = budget.open(() => undefined);
   holder.update(1000, 1000);

@@ -9,8 +9,7 @@
 // stopped reading do not hold a reader back while they wait to be cut off. Here, not in lib/apiserver or lib/watchcache, because both hold accounts (the HTTP watch
 // streams and the watch cache's direct watchers) and machinery is the layer both import.
 
-/** Timers on the budget's clock; injected so tests drive time instead of sleeping. */
-export type BudgetTimer = (callback: () => void, ms: number) => { cancel(): void };
+import type { SetTimer } from './timer';
 
 /** Why an account was cut off: the server-wide limit, or one watch's own limit. */
 export type CutOffCause = 'budget' | 'watch-limit';
@@ -30,7 +29,7 @@ export interface WatchBudgetOptions {
   perWatchLimitBytes?: number;
   stuckAfterMs?: number;
   now?: () => number;
-  setTimer?: BudgetTimer;
+  setTimer?: SetTimer;
 }
 
 /** One watch's share of the budget. */
@@ -85,7 +84,7 @@ export class WatchBudget {
   readonly perWatchLimitBytes: number;
   readonly stuckAfterMs: number;
   private readonly now: () => number;
-  private readonly setTimer: BudgetTimer;
+  private readonly setTimer: SetTimer;
   private totalBytes = 0;
   private peakBytes = 0;
   /** Accounts holding bytes, longest without progress first (a Set keeps insertion order). */

@@ -8,7 +8,7 @@ import { builtinStrategies } from './builtin';
 import { SplicedJson } from '../codec/splicedJson';
 import { listObjects } from './list';
 import { everything, selectionPredicate } from './predicate';
-import { FakeClock } from '../watchcache/testing/fakeClock';
+import { FakeClock } from '../machinery/testing/fakeClock';
 import { createStores, systemContext } from './stores';
 import { replacementWith, type GenericStore } from './store';
 import { watchObjects, ApiWatchEvent } from './watch';

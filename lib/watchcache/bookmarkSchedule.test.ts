@@ -2,7 +2,7 @@
 // nextBookmarkTime), never before it, at most 250 ms after (random 0.5 here: 125 ms), and the
 // bookmark before a deadline comes once.
 import { BookmarkSchedule, type BookmarkTarget } from './bookmarkSchedule';
-import { FakeClock } from './testing/fakeClock';
+import { FakeClock } from '../machinery/testing/fakeClock';
 
 /** Milliseconds after t0 at which each bookmark fell due, for one watcher added at `addedAt`. */
 function bookmarkTimes(deadlineAfter: number | undefined, runMs: number, addedAt = 0): { at: number[]; timersLeft: number } {

@@ -11,8 +11,9 @@
 // (about half the time, by where the tick falls). Here the bookmark before the deadline comes
 // once, 2 to 2.25 s before it — one of the outcomes upstream's timing gives.
 
-/** Timers as the cache sees them; injected so tests drive time instead of sleeping. */
-export type SetTimer = (callback: () => void, ms: number) => { cancel(): void };
+import type { SetTimer } from '../machinery/timer';
+
+export type { SetTimer };
 
 export interface BookmarkTarget {
   readonly isClosed: boolean;

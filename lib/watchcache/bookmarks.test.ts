@@ -3,7 +3,7 @@
 // resourceVersion, with no progress request to the store. Time is a FakeClock: nothing sleeps.
 import { recordWatch, WatchRecorder } from '../etcd/testing/watchRecorder';
 import { nextBookmarkTime } from './bookmarkSchedule';
-import { FakeClock } from './testing/fakeClock';
+import { FakeClock } from '../machinery/testing/fakeClock';
 import { cachePrefix, closeCacheFixtures, openCacheFixture, type CacheFixture } from './testing/cacheFixture';
 import type { WatchCacheOptions } from './options';
 

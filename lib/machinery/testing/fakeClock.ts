@@ -1,5 +1,5 @@
-// A clock for watch-cache tests: now() and timers that run only when the test advances time.
-import type { SetTimer } from '../bookmarkSchedule';
+// A clock for tests: now() and timers that run only when the test advances time.
+import type { SetTimer } from '../timer';
 
 interface Pending {
   at: number;
