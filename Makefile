@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run bench deploy-files cluster cluster-down test-cluster clean
+.PHONY: all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster clean
 
 all: build
 
@@ -39,8 +39,17 @@ dist/native/mallocTrim.node: native/mallocTrim.c
 	@if command -v cc >/dev/null; then mkdir -p $(@D) && cc -shared -fPIC -O2 -o $@ $< && echo "built $@"; \
 	else echo "no C compiler: $@ not built, the apiserver will not trim malloc's free pages"; fi
 
-build: deps native
+# cmd/ and lib/ compiled into dist/, only when a source, a tsconfig or the dependencies changed
+# since the last build (dist/.build-stamp); tsc's incremental build (dist/.tsbuildinfo) then
+# recompiles what the change reaches.
+build: deps native dist/.build-stamp
+
+# Folders too: a file added or removed changes its folder's time. (-H: cmd and lib may be links.)
+BUILD_INPUTS := $(shell find -H cmd lib -type d -o -type f -name '*.ts' ! -name '*.test.ts') tsconfig.json tsconfig.build.json node_modules/.package-lock.json
+
+dist/.build-stamp: $(BUILD_INPUTS)
 	npx tsc -p tsconfig.build.json
+	@touch $@
 
 # The client-node scripts the e2e suite runs under plain Node have their own config (.mts, run as they are).
 typecheck: deps
@@ -74,8 +83,16 @@ test: build etcd etcd34 python-client typecheck lint
 	$(MAKE) --no-print-directory test-etcd34 || status=1; \
 	exit $$status
 
-run: build etcd
+# etcd, svc-apiserver and svc-controller-manager on 127.0.0.1 (scripts/run.sh; Ctrl-C stops
+# them), state under data/ and kubectl's config in data/admin.kubeconfig. NAMING=k8s serves
+# upstream's names, which stock clients' typed commands need, with its state under data-k8s/;
+# APISERVER_FLAGS adds apiserver flags. Busy ports are refused before anything is built.
+run: run-ports build etcd
 	scripts/run.sh
+
+# The ports make run needs, checked first (run's prerequisites are made left to right).
+run-ports:
+	@scripts/run.sh --check-ports
 
 # Starts its own etcd and apiserver; svc-apiserver vs raw etcd (npm etcd3) side by side, < 10 min.
 # Table on stdout, JSON in bench/results/. Flags: make bench BENCH_FLAGS="--quick" (see bench/run.ts).
@@ -106,5 +123,6 @@ cluster-down: deps
 test-cluster: build etcd
 	timeout 600 npx jest --selectProjects cluster
 
+# Removes the build, make run's state (both profiles) and the test results.
 clean:
-	rm -rf dist data .jest-results.json .jest-results-etcd34.json
+	rm -rf dist data data-k8s .jest-results.json .jest-results-etcd34.json
