@@ -22,9 +22,22 @@ interface Run {
 
 const dirs: string[] = [];
 const runs: Run[] = [];
-afterAll(() => {
-  // make itself ends by the signal it was sent (signalCode), the script with a code.
-  for (const r of runs) if (r.child.exitCode === null && r.child.signalCode === null && r.child.pid) process.kill(-r.child.pid, 'SIGKILL');
+/** Whether any process of the group is left (signal 0 only asks). */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterAll(async () => {
+  // A run a failed test left behind: its whole group, and only then its folders (etcd and the
+  // apiserver still write there while they die). rmSync unlinks a shadow's links, never their targets.
+  for (const r of runs) if (r.child.pid && groupAlive(r.child.pid)) process.kill(-r.child.pid, 'SIGKILL');
+  const deadline = Date.now() + 10_000;
+  while (runs.some((r) => r.child.pid && groupAlive(r.child.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
