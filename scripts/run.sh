@@ -2,20 +2,44 @@
 # `make run`: a local etcd under data/etcd, the apiserver on https://127.0.0.1:6443 with its PKI
 # under data/pki, data/admin.kubeconfig for kubectl, and the controller manager (CSR signing with
 # the cluster CA, serviceaccount and namespace controllers; /healthz and /metrics on :10257).
-# Each process logs to data/<name>.log. DATA, ETCD_PORT, PORT and CM_PORT move it elsewhere (the
-# e2e test of this script runs it beside a developer's own `make run`). Ready is reported only once etcd's /health, the
+# Each process logs to data/<name>.log. NAMING=k8s serves upstream's names (--api-naming=k8s) from
+# data-k8s/ instead: the server refuses a data directory written with the other naming, so the two
+# profiles never share one. APISERVER_FLAGS adds flags to the apiserver's command line. DATA,
+# ETCD_PORT, PORT and CM_PORT move it elsewhere (the e2e test of this script runs it beside a
+# developer's own `make run`). Ready is reported only once etcd's /health, the
 # apiserver's /readyz and the controller manager's /healthz answer 200; a process that exits or
 # never gets there stops everything with its last log lines. Ctrl-C stops all three.
+#
+#   scripts/run.sh                  start everything
+#   scripts/run.sh --check-ports    only refuse ports in use (make run does this before it builds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA="${DATA:-data}"
-mkdir -p "$DATA/etcd" "$DATA/pki"
-chmod 700 "$DATA/etcd"  # etcd warns about a data dir others can read
-DATA="$(cd "$DATA" && pwd)"
+NAMING="${NAMING:-svc}"
+case "$NAMING" in
+  svc) DATA="${DATA:-data}" ;;
+  k8s) DATA="${DATA:-data-k8s}" ;;
+  *) echo "make run: NAMING is svc (the default) or k8s, not \"$NAMING\"" >&2; exit 2 ;;
+esac
 ETCD_PORT="${ETCD_PORT:-2379}"
 PORT="${PORT:-6443}"
 CM_PORT="${CM_PORT:-10257}"
 READY_TIMEOUT_S=60
+
+# Another server already on a port would answer our readiness probes: refuse to start instead.
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for p in "$ETCD_PORT" "$((ETCD_PORT + 1))" "$PORT" "$CM_PORT"; do
+  if port_in_use "$p"; then
+    echo "make run: 127.0.0.1:$p is already in use (another make run?); stop that process first" >&2
+    exit 1
+  fi
+done
+if [ "${1:-}" = "--check-ports" ]; then exit 0; fi
+
+mkdir -p "$DATA/etcd" "$DATA/pki"
+chmod 700 "$DATA/etcd"  # etcd warns about a data dir others can read
+DATA="$(cd "$DATA" && pwd)"
+# Split on blanks, never globbed: APISERVER_FLAGS="--v=4 --runtime-config=…".
+read -r -a extra_flags <<<"${APISERVER_FLAGS:-}"
 
 pids=()
 names=()
@@ -35,15 +59,6 @@ fail() {
   tail -n 25 "$log" >&2 || true
   exit 1
 }
-
-# Another server already on a port would answer our readiness probes: refuse to start instead.
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for p in "$ETCD_PORT" "$((ETCD_PORT + 1))" "$PORT" "$CM_PORT"; do
-  if port_in_use "$p"; then
-    echo "make run: 127.0.0.1:$p is already in use (another make run?); stop that process first" >&2
-    exit 1
-  fi
-done
 
 # start NAME LOG COMMAND...: runs it in the background with its output in LOG.
 start() {
@@ -76,7 +91,8 @@ wait_ready etcd "$DATA/etcd.log" curl -fsS "http://127.0.0.1:${ETCD_PORT}/health
 start svc-apiserver "$DATA/apiserver.log" node bin/svc-apiserver \
   --etcd-servers "http://127.0.0.1:${ETCD_PORT}" \
   --bind-address 127.0.0.1 --secure-port "${PORT}" \
-  --cert-dir "$DATA/pki" --write-kubeconfig "$DATA/admin.kubeconfig"
+  --cert-dir "$DATA/pki" --write-kubeconfig "$DATA/admin.kubeconfig" \
+  --api-naming "$NAMING" ${extra_flags[@]+"${extra_flags[@]}"}
 # -f: only a 200 counts; the CA is the one the apiserver generates, so no -k.
 wait_ready svc-apiserver "$DATA/apiserver.log" bash -c "[ -f '$DATA/pki/ca.crt' ] && [ -f '$DATA/admin.kubeconfig' ] && \
   [ -f '$DATA/controller-manager.kubeconfig' ] && curl -fsS --cacert '$DATA/pki/ca.crt' https://127.0.0.1:${PORT}/readyz"
@@ -88,9 +104,11 @@ start svc-controller-manager "$DATA/controller-manager.log" node bin/svc-control
 wait_ready svc-controller-manager "$DATA/controller-manager.log" curl -fsSk "https://127.0.0.1:${CM_PORT}/healthz"
 
 echo
-echo "svc-apiserver is ready on https://127.0.0.1:${PORT}; svc-controller-manager serves https://127.0.0.1:${CM_PORT}/healthz"
+echo "svc-apiserver is ready on https://127.0.0.1:${PORT} (${NAMING} naming); svc-controller-manager serves https://127.0.0.1:${CM_PORT}/healthz"
 echo "  export KUBECONFIG=$DATA/admin.kubeconfig"
 echo "  kubectl api-resources"
+# The typed commands that hard-code upstream's group names work only with those names.
+if [ "$NAMING" = k8s ]; then echo "  kubectl auth whoami"; fi
 echo "Logs: $DATA/etcd.log, $DATA/apiserver.log, $DATA/controller-manager.log. Ctrl-C stops all three."
 
 # Whichever process ends first ends the run, loudly.

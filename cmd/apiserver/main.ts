@@ -36,6 +36,7 @@ import { startAudit } from './audit';
 import { startRbacPolicy } from './rbacPolicy';
 import { buildSecurity, virtualResources } from './security';
 import { apiserverFlags, toOptions, ApiServerOptions } from './options';
+import { servedSummary } from './servedSummary';
 
 const program = processNames.apiserver;
 
@@ -43,7 +44,7 @@ const program = processNames.apiserver;
 const finalConnectionGraceMs = 2000;
 
 export async function main(argv: string[]): Promise<void> {
-  const opts = commandLineOptions<ApiServerOptions>(program, `${program} serves the svc API (CertificateSigningRequests, ServiceAccounts, Namespaces) from etcd.`, apiserverFlags, () => {
+  const opts = commandLineOptions<ApiServerOptions>(program, servedSummary(program, registeredResources()), apiserverFlags, () => {
     const { values, help } = parseFlags(argv, apiserverFlags);
     if (help) return helpRequested;
     return toOptions(values, registeredResources());

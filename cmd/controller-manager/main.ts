@@ -13,6 +13,7 @@ import { CsrSigner, loadSignerCAs } from '../../lib/signing/signer';
 import { commandLineOptions, helpRequested } from '../flagSet';
 import { availableResources } from './availableResources';
 import { controllerLog, controllerResources, ControllerContext, runControllers } from './controllers';
+import { controllersSummary } from './controllersSummary';
 import { SharedInformers } from './informers';
 import { LeaderElectionHealth } from './leaderHealth';
 import { ControllerManagerMetrics } from './metrics';
@@ -25,8 +26,7 @@ const program = processNames.controllerManager;
 export const userAgent = `${program}/${serverVersion.gitVersion} (${process.platform}/${process.arch})`;
 
 export async function main(argv: string[]): Promise<void> {
-  const about = `${program} runs the svc controllers (CSR signing, approving and cleaning, service accounts, namespace deletion) against an apiserver.`;
-  const opts = commandLineOptions<ControllerManagerOptions>(program, about, controllerManagerFlags, () => parseControllerManagerFlags(argv).options ?? helpRequested);
+  const opts = commandLineOptions<ControllerManagerOptions>(program, controllersSummary(program), controllerManagerFlags, () => parseControllerManagerFlags(argv).options ?? helpRequested);
   if (!opts) return;
   let cm: RunningControllerManager;
   try {

@@ -1,9 +1,12 @@
 // `make run`'s script (scripts/run.sh) through the real processes: it says ready only when the
 // apiserver's /readyz answers 200, and fails loudly, with the failing process's last log lines,
 // when a port is taken or the apiserver exits before it is ready. It runs in its own data folder
-// and ports (DATA, ETCD_PORT, PORT, CM_PORT) beside anything a developer has running.
-import { ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// and ports (DATA, ETCD_PORT, PORT, CM_PORT) beside anything a developer has running. And `make
+// run` itself, in a shadow of the repository so its state never lands in a developer's: busy ports
+// are refused before anything is built, a start with nothing changed compiles nothing, and
+// NAMING=k8s serves upstream's names from data-k8s/.
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import * as https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -19,8 +22,22 @@ interface Run {
 
 const dirs: string[] = [];
 const runs: Run[] = [];
-afterAll(() => {
-  for (const r of runs) if (r.child.exitCode === null && r.child.pid) process.kill(-r.child.pid, 'SIGKILL');
+/** Whether any process of the group is left (signal 0 only asks). */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterAll(async () => {
+  // A run a failed test left behind: its whole group, and only then its folders (etcd and the
+  // apiserver still write there while they die). rmSync unlinks a shadow's links, never their targets.
+  for (const r of runs) if (r.child.pid && groupAlive(r.child.pid)) process.kill(-r.child.pid, 'SIGKILL');
+  const deadline = Date.now() + 10_000;
+  while (runs.some((r) => r.child.pid && groupAlive(r.child.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -54,8 +71,12 @@ async function ports(): Promise<{ ETCD_PORT: string; PORT: string; CM_PORT: stri
 }
 
 function runScript(env: Record<string, string>): Run {
+  return runCommand('bash', ['scripts/run.sh'], repoRoot, { ...process.env, ...env });
+}
+
+function runCommand(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Run {
   // Its own process group, so the test can stop the script and everything it started.
-  const child = spawn('bash', ['scripts/run.sh'], { cwd: repoRoot, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { child, stdout: '', stderr: '', exited: new Promise((r) => child.on('exit', (code) => r(code))) };
   child.stdout?.on('data', (b: Buffer) => (run.stdout += b.toString()));
   child.stderr?.on('data', (b: Buffer) => (run.stderr += b.toString()));
@@ -123,3 +144,97 @@ test('an apiserver that exits before it is ready fails the run with its last log
   expect(run.stderr).toContain('make run: svc-apiserver exited before it was ready. Last lines of');
   expect(run.stderr).toContain('ca.crt: no PEM CERTIFICATE block found');
 }, 90_000);
+
+/**
+ * A folder whose every entry links to the repository's (Makefile, scripts, sources, dist,
+ * node_modules, .cache …) except make run's state, which `make run` there creates for itself.
+ */
+function shadowRepo(): string {
+  const root = scratch();
+  for (const entry of readdirSync(repoRoot)) {
+    if (entry !== 'data' && entry !== 'data-k8s') symlinkSync(join(repoRoot, entry), join(root, entry));
+  }
+  return root;
+}
+
+/** make's own variables from a surrounding `make test` (its jobserver among them) are not ours. */
+function makeEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEOVERRIDES']) delete out[k];
+  return out;
+}
+
+// -o: the tests never reinstall the dependencies that the other tests are running from.
+const keepDeps = ['-o', 'node_modules/.package-lock.json'];
+
+function runMake(root: string, args: string[], env: Record<string, string>): Run {
+  return runCommand('make', [...keepDeps, ...args], root, makeEnv(env));
+}
+
+function makeOutput(root: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('make', ['--no-print-directory', ...keepDeps, ...args], { cwd: root, env: makeEnv({}) }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`make ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+function kubectl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('kubectl', args, { timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function stop(run: Run): Promise<void> {
+  process.kill(-run.child.pid!, 'SIGINT');
+  await run.exited;
+}
+
+const tscCommand = /\btsc\b/;
+
+test('make run NAMING=k8s serves upstream\'s names from data-k8s/; started again with nothing changed it compiles nothing', async () => {
+  const root = shadowRepo();
+  const p = await ports();
+  const first = runMake(root, ['run', 'NAMING=k8s'], p);
+  await until('"is ready"', () => first.stdout.includes('svc-apiserver is ready'), first);
+  const kubeconfig = join(root, 'data-k8s/admin.kubeconfig');
+  expect(first.stdout).toContain(`export KUBECONFIG=${kubeconfig}`);
+  expect(existsSync(join(root, 'data'))).toBe(false);
+  // A typed command that hard-codes authentication.k8s.io, which only the k8s profile serves.
+  const whoami = await kubectl([`--kubeconfig=${kubeconfig}`, `--cache-dir=${join(root, 'kube-cache')}`, 'auth', 'whoami']);
+  expect(whoami.stderr).toBe('');
+  expect(whoami.stdout).toMatch(/Username\s+admin/);
+  await stop(first);
+
+  const second = runMake(root, ['run', 'NAMING=k8s'], p);
+  await until('"is ready"', () => second.stdout.includes('svc-apiserver is ready'), second);
+  expect(second.stdout + second.stderr).not.toMatch(tscCommand);
+  await stop(second);
+
+  // Up to date now; a changed source, or a file added to or removed from a source folder, makes
+  // the build due again (-W: as if it had just changed); a changed test does not.
+  expect(await makeOutput(root, ['-n', 'build'])).not.toMatch(tscCommand);
+  expect(await makeOutput(root, ['-n', '-W', 'lib/api/index.ts', 'build'])).toMatch(tscCommand);
+  expect(await makeOutput(root, ['-n', '-W', 'lib/api', 'build'])).toMatch(tscCommand);
+  expect(await makeOutput(root, ['-n', '-W', 'cmd/flagSet.test.ts', 'build'])).not.toMatch(tscCommand);
+}, 240_000);
+
+test('make run refuses a busy port before it builds anything', async () => {
+  const root = shadowRepo();
+  const p = await ports();
+  const squatter: Server = createServer(() => undefined);
+  await new Promise<void>((r) => squatter.listen(Number(p.PORT), '127.0.0.1', r));
+  try {
+    // -W: a source as if just changed, so the build would be due.
+    const run = runMake(root, ['-W', 'cmd/apiserver/main.ts', 'run'], p);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr).toContain(`127.0.0.1:${p.PORT} is already in use`);
+    expect(run.stdout + run.stderr).not.toMatch(tscCommand);
+    expect(existsSync(join(root, 'data'))).toBe(false);
+  } finally {
+    squatter.close();
+  }
+}, 120_000);
