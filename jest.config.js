@@ -5,8 +5,10 @@ const esm = { transform: { ...transform, '^.+\\.js$': transform['^.+\\.ts$'] }, 
 module.exports = {
   // Global (jest ignores it per project): e2e tests start processes; unit tests finish far below it.
   testTimeout: 60000,
+  // Each run's temp directories are its own, and a run that leaves anything in them fails.
+  reporters: ['default', '<rootDir>/test/support/tempDirReporter.js'],
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', ...esm, roots: ['<rootDir>/lib', '<rootDir>/cmd', '<rootDir>/deploy'], testMatch: ['**/*.test.ts'] },
+    { displayName: 'unit', testEnvironment: 'node', ...esm, roots: ['<rootDir>/lib', '<rootDir>/cmd', '<rootDir>/deploy', '<rootDir>/test/support'], testMatch: ['**/*.test.ts'] },
     { displayName: 'e2e', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/e2e'], testMatch: ['**/*.test.ts'] },
     // The compose topology as local hosts (make cluster), Prometheus and faults across them (make test-cluster).
     { displayName: 'cluster', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/cluster'], testMatch: ['**/*.test.ts'] },

@@ -20,7 +20,19 @@ import { createSecureServer } from '../../lib/apiserver/secureServing';
 import { http2Limits, manageSession } from '../../lib/apiserver/http2Serving';
 import { createApiServer, ApiServer, storedObjectCounts } from '../../lib/apiserver/server';
 import type { GenericStore } from '../../lib/registry/store';
-import { CompactionStore, Etcd3Storage, fetchEtcdVersion, MemoryStorage, progressRequestsAreOrdered, startCompactor, Storage, type TlsOptions as EtcdTls } from '../../lib/etcd';
+import {
+  checkEtcdHealth,
+  CompactionStore,
+  describeOutage,
+  Etcd3Storage,
+  fetchEtcdVersion,
+  MemoryStorage,
+  progressRequestsAreOrdered,
+  startCompactor,
+  Storage,
+  type AvailabilityEvent,
+  type TlsOptions as EtcdTls,
+} from '../../lib/etcd';
 import { builtinStrategies } from '../../lib/registry/builtin';
 import { closeCaches, createStores, startCaches } from '../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../lib/watchcache';
@@ -39,6 +51,9 @@ import { apiserverFlags, toOptions, ApiServerOptions } from './options';
 import { servedSummary } from './servedSummary';
 
 const program = processNames.apiserver;
+
+/** How much longer than --request-timeout an etcd call may wait, so the request's deadline answers first. */
+const etcdCallGraceMs = 1000;
 
 /** After the drain, how long connections still open may take to close (upstream: 2 s with send-retry-after). */
 const finalConnectionGraceMs = 2000;
@@ -124,7 +139,7 @@ function logUnserved(opts: ApiServerOptions, virtual: readonly ResourceInfo[], l
 export interface RunningApiServer {
   server: ApiServer;
   address: AddressInfo;
-  /** Post-start hooks finished and the kubeconfigs are written. */
+  /** Post-start hooks finished (the kubeconfigs are written before start() returns). */
   started: Promise<void>;
   shutdown(): Promise<void>;
 }
@@ -181,15 +196,28 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
     clientCAFile ||= generated.caCertFile;
   }
   const tls = await loadTLSFiles({ clientCAFile: clientCAFile || undefined, tlsCertFile, tlsKeyFile });
+  if (opts.writeKubeconfig && !generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
 
   const etcdTls = await loadEtcdTls(opts);
   let stores: GenericStore[] = [];
   const metrics = new ApiServerMetrics({ storageObjectCounts: () => storedObjectCounts(stores)() });
   const stopTrimming = deps.trimFreedMemory ? startTrimming(metrics, log) : (): void => undefined;
-  const storage: Storage & CompactionStore =
+  // Whether the post-start hooks have finished: before, an etcd outage also holds up readiness.
+  const startup = { hooksFinished: false };
+  const etcd =
     opts.storageBackend === 'memory'
-      ? new MemoryStorage()
-      : new Etcd3Storage({ endpoints: opts.etcdServers, tls: etcdTls, observe: (op, key, s) => metrics.observeEtcd(op, key, s) });
+      ? undefined
+      : new Etcd3Storage({
+          endpoints: opts.etcdServers,
+          tls: etcdTls,
+          observe: (op, key, s) => metrics.observeEtcd(op, key, s),
+          // As upstream's client: a call waits for etcd as long as the request may take
+          // (--request-timeout), and the client gets the timeout filter's 504. The second more
+          // lets the request's own deadline answer first (a call is not cancelled with it).
+          requestTimeoutMs: opts.requestTimeoutMs + etcdCallGraceMs,
+          onAvailability: (e) => logAvailability(log, e, startup.hooksFinished),
+        });
+  const storage: Storage & CompactionStore = etcd ?? new MemoryStorage();
   const compactor = startCompactor(storage, {
     intervalMs: opts.etcdCompactionIntervalMs,
     onCompacted: (revision) => log.info({ revision }, 'compacted etcd history'),
@@ -251,14 +279,8 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
     maxRequestBodyBytes: opts.maxRequestBytes,
     watchBudget,
     serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
-    storageHealth: async () => {
-      try {
-        await storage.currentRevision();
-        return null;
-      } catch (e) {
-        return (e as Error).message;
-      }
-    },
+    storageHealth: () => (etcd ? checkEtcdHealth(etcd) : null),
+    storageCondition: () => etcd?.availability.describe(),
     postStartHooks: [
       { name: 'storage/api-naming', run: () => namingVerified },
       ...(namespaces
@@ -312,32 +334,18 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   const address = httpsServer.address() as AddressInfo;
   log.info({ address: `https://${address.address}:${address.port}` }, 'serving securely');
 
+  // The kubeconfigs are written as soon as the server listens, before the post-start hooks: with
+  // etcd unreachable those wait, and a kubeconfig that is not there sends kubectl to localhost:8080.
+  const kubeconfigServer = opts.writeKubeconfig && generated ? await writeKubeconfigs(opts, generated, address, log) : undefined;
+  const hookNames = server.hookNames();
+  const hooksStarted = Date.now();
+  if (hookNames.length) log.info({ hooks: hookNames }, `waiting for the post-start hooks (${hookNames.join(', ')}; they read and write etcd): /readyz fails until they finish`);
   const started = (async (): Promise<void> => {
     await server.startHooks();
-
-    if (opts.writeKubeconfig) {
-      if (!generated) throw new Error('--write-kubeconfig needs the PKI generated in --cert-dir (no --tls-cert-file)');
-      const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
-      const serverUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-      await writeKubeconfig(opts.writeKubeconfig, {
-        server: serverUrl,
-        caFile: generated.caCertFile,
-        clientCertFile: generated.adminCertFile,
-        clientKeyFile: generated.adminKeyFile,
-        user: 'admin',
-      });
-      log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
-      // The controller manager's credentials, next to the admin's (make run points it here).
-      const controllerManagerKubeconfig = path.join(path.dirname(opts.writeKubeconfig), 'controller-manager.kubeconfig');
-      await writeKubeconfig(controllerManagerKubeconfig, {
-        server: serverUrl,
-        caFile: generated.caCertFile,
-        clientCertFile: generated.controllerManagerCertFile,
-        clientKeyFile: generated.controllerManagerKeyFile,
-        user: controllerManagerUserName,
-      });
-      log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
-      if (ephemeralDir) process.stderr.write(`ephemeral ${program} ready at ${serverUrl}; KUBECONFIG=${path.resolve(opts.writeKubeconfig)}\n`);
+    startup.hooksFinished = true;
+    log.info({ ms: Date.now() - hooksStarted }, 'post-start hooks finished: ready');
+    if (ephemeralDir && kubeconfigServer && opts.writeKubeconfig) {
+      process.stderr.write(`ephemeral ${program} ready at ${kubeconfigServer}; KUBECONFIG=${path.resolve(opts.writeKubeconfig)}\n`);
     }
   })();
   started.catch(() => undefined); // main() reports it; shutdown may cut it short
@@ -384,4 +392,44 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
       stdout?.close();
     })());
   return { server, address, started, shutdown };
+}
+
+/** Writes the admin kubeconfig and the controller manager's beside it; returns the server URL in them. */
+async function writeKubeconfigs(opts: ApiServerOptions, generated: Awaited<ReturnType<typeof ensureCertDir>>, address: AddressInfo, log: pino.Logger): Promise<string> {
+  const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+  const serverUrl = `https://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  await writeKubeconfig(opts.writeKubeconfig, {
+    server: serverUrl,
+    caFile: generated.caCertFile,
+    clientCertFile: generated.adminCertFile,
+    clientKeyFile: generated.adminKeyFile,
+    user: 'admin',
+  });
+  log.info({ path: path.resolve(opts.writeKubeconfig) }, 'wrote admin kubeconfig');
+  // The controller manager's credentials, next to the admin's (make run points it here).
+  const controllerManagerKubeconfig = path.join(path.dirname(opts.writeKubeconfig), 'controller-manager.kubeconfig');
+  await writeKubeconfig(controllerManagerKubeconfig, {
+    server: serverUrl,
+    caFile: generated.caCertFile,
+    clientCertFile: generated.controllerManagerCertFile,
+    clientKeyFile: generated.controllerManagerKeyFile,
+    user: controllerManagerUserName,
+  });
+  log.info({ path: path.resolve(controllerManagerKubeconfig) }, 'wrote controller-manager kubeconfig');
+  return serverUrl;
+}
+
+/**
+ * An etcd outage is logged once when it begins (warn: which endpoints, since when, each one's
+ * error, and what the server waits for) and once when it ends (how long it lasted).
+ */
+function logAvailability(log: pino.Logger, e: AvailabilityEvent, hooksFinished: boolean): void {
+  if (e.kind === 'unreachable') {
+    const consequence = hooksFinished
+      ? 'requests that need etcd wait for it until their deadline, then answer 504'
+      : 'the server is not ready until etcd answers (the post-start hooks wait for it)';
+    log.warn({ endpoints: e.outage.endpoints, since: new Date(e.outage.since).toISOString() }, `${describeOutage(e.outage, Date.now())}; ${consequence}`);
+    return;
+  }
+  log.info({ endpoint: e.endpoint, since: new Date(e.since).toISOString(), downMs: e.downMs }, `etcd reachable again at ${e.endpoint} after ${(e.downMs / 1000).toFixed(1)} s`);
 }

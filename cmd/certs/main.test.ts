@@ -6,7 +6,13 @@ import { parseFlags } from '../flagSet';
 import { writeClusterPki } from './main';
 import { certsFlags, toCertsOptions } from './options';
 
-const tmp = (): Promise<string> => fs.mkdtemp(path.join(os.tmpdir(), 'svc-certs-'));
+const made: string[] = [];
+const tmp = async (): Promise<string> => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'svc-certs-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => Promise.all(made.map((d) => fs.rm(d, { recursive: true, force: true }))));
 const options = (argv: string[]) => toCertsOptions(parseFlags(argv, certsFlags).values);
 const facts = async (file: string) => certificateFacts(parseCertificates(await fs.readFile(file, 'utf8'))[0].cert);
 

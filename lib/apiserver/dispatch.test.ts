@@ -115,3 +115,96 @@ test('a request answered by the request timeout no longer holds the shutdown dra
     await new Promise((r) => server.close(r));
   }
 });
+
+describe('every 5xx request log line names its cause', () => {
+  /** A dispatcher whose only route is nonResource; its request log is captured. */
+  async function serveWith(nonResource: Parameters<typeof createDispatcher>[0]['nonResource'], storageCondition?: () => string | undefined) {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
+        cb();
+      },
+    });
+    const dispatch = createDispatcher({
+      resources: new ResourceTable([]),
+      authenticator: { authenticate: async () => ({ name: 'alice', groups: ['system:authenticated'] }) },
+      authorizer: { authorize: () => ({ decision: 'allow', reason: '' }) },
+      anonymousEnabled: false,
+      nonResource,
+      metrics: new ApiServerMetrics(),
+      features: FeatureGates.parse(''),
+      log: pino({}, sink),
+      maxRequestBodyBytes: 1 << 20,
+      requestTimeoutMs: 60_000,
+      storageCondition,
+    });
+    const server = http.createServer(dispatch);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const get = (path: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const { port } = server.address() as AddressInfo;
+        http
+          .get({ port, host: '127.0.0.1', path, agent: false }, (r) => {
+            r.resume();
+            r.on('end', () => resolve(r.statusCode ?? 0));
+          })
+          .on('error', reject);
+      });
+    const requestLine = async (): Promise<Record<string, unknown>> => {
+      // The line is written when the handler has finished, which may be after the response.
+      for (let i = 0; i < 200 && !lines.some((l) => l.msg === 'request'); i++) await new Promise((r) => setTimeout(r, 5));
+      return lines.find((l) => l.msg === 'request') ?? {};
+    };
+    return { get, requestLine, close: () => new Promise((r) => server.close(r)) };
+  }
+
+  const unavailable = Object.assign(errors.serverTimeout({ group: '', resource: 'namespaces' }, 'get'), { cause: new Error('etcd unavailable: no endpoint of http://127.0.0.1:2379 ready within 60000 ms') });
+  test.each<[string, () => Promise<void>, number, string | undefined]>([
+    ['a Status with the storage error behind it', () => Promise.reject(unavailable), 500, 'etcd unavailable: no endpoint of http://127.0.0.1:2379 ready within 60000 ms'],
+    ['a Status alone: its message', () => Promise.reject(errors.internal('stored object is corrupt')), 500, 'Internal error occurred: stored object is corrupt'],
+    ['an error that is no Status', () => Promise.reject(new Error('boom')), 500, 'boom'],
+    ['a 503 refusal', () => Promise.reject(errors.serviceUnavailable('apiserver is shutting down')), 503, 'apiserver is shutting down'],
+    ['a 4xx has none', () => Promise.reject(errors.badRequest('nope')), 400, undefined],
+  ])('%s', async (_name, fail, code, cause) => {
+    const s = await serveWith(() => fail());
+    try {
+      expect(await s.get('/version')).toBe(code);
+      const line = await s.requestLine();
+      expect(line.code).toBe(code);
+      expect(line.cause).toBe(cause);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a request answered by the timeout names what storage is going through', async () => {
+    let finish!: () => void;
+    const s = await serveWith(
+      () => new Promise<void>((r) => (finish = r)),
+      () => 'etcd unreachable since 2026-12-02T04:31:07.412Z (3.0 s): http://127.0.0.1:2379: connect ECONNREFUSED 127.0.0.1:2379',
+    );
+    try {
+      expect(await s.get('/version?timeout=50ms')).toBe(504);
+      finish();
+      expect(await s.requestLine()).toMatchObject({
+        code: 504,
+        cause: 'the handler had not finished after 50 ms; etcd unreachable since 2026-12-02T04:31:07.412Z (3.0 s): http://127.0.0.1:2379: connect ECONNREFUSED 127.0.0.1:2379',
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a request answered by the timeout while storage is fine says only that', async () => {
+    let finish!: () => void;
+    const s = await serveWith(() => new Promise<void>((r) => (finish = r)), () => undefined);
+    try {
+      expect(await s.get('/version?timeout=50ms')).toBe(504);
+      finish();
+      expect((await s.requestLine()).cause).toBe('the handler had not finished after 50 ms');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -26,6 +26,7 @@ import { metricVerb } from './metrics';
 import { chooseOutput } from './negotiation';
 import { parseRequestInfo, RequestInfo } from './requestInfo';
 import { isStored, ResourceTable, ServedResource, type StoredResource } from './resourceTable';
+import { describeCause, failureCauseOf, noteFailureCause } from './failureCause';
 import { isPrettyRequested, jsonOutput, OutputFormat, writeError, writeInternalErrorText, writtenObject } from './respond';
 import { authorizationAttributes, forbiddenFor } from './filters/authorization';
 import { deprecationOf, recordDeprecatedRequest } from './filters/deprecation';
@@ -60,6 +61,11 @@ export interface DispatchConfig {
   lifecycle?: ServerLifecycle;
   /** The bound on all watches' unsent bytes together; default a budget of its own with the defaults. */
   watchBudget?: WatchBudget;
+  /**
+   * What is wrong with storage now (an etcd outage), if anything: the log line of a request that
+   * timed out names it as what the request was most likely waiting on.
+   */
+  storageCondition?: () => string | undefined;
 }
 
 type Handler = (h: HandlerContext) => Promise<void>;
@@ -161,6 +167,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
     // Impersonation: audit keeps the requestor as the event's user; everything after runs as the new one.
     const acting = impersonate(req, user, cfg.authorizer);
     if (acting.kind === 'malformed') {
+      noteFailureCause(res, acting.message);
       writeInternalErrorText(res, rawUrl, acting.message);
       return;
     }
@@ -180,6 +187,8 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
     if (info.verb !== 'watch') {
       const deadline = requestDeadlineMs(query, cfg.requestTimeoutMs);
       disarmTimeout = armRequestTimeout(res, deadline, () => {
+        const condition = cfg.storageCondition?.();
+        noteFailureCause(res, `the handler had not finished after ${deadline} ms${condition ? `; ${condition}` : ''}`);
         writeError(req, res, timeoutError(), outputForError(), { compression: false });
         // Answered: shutdown stops waiting for it, as upstream's wait group wraps the timeout
         // filter (a handler stuck on a stalled body would otherwise hold the drain forever).
@@ -263,6 +272,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
     const err = toApiError(e);
     failure = err.status;
     if (err.code >= 500 && !(e instanceof ApiError)) cfg.log.error({ err: e }, 'internal error');
+    if (err.code >= 500) noteFailureCause(res, describeCause(e));
     writeError(req, res, err, outputForError(), { compression: false });
   } finally {
     disarmTimeout();
@@ -298,6 +308,8 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
         user: authenticated ? user.name : unauthenticatedLogUser,
         impersonatedBy: impersonatedBy?.name,
         code: status,
+        // Every 5xx line names its cause (handlers and filters record it with noteFailureCause).
+        cause: status >= 500 ? (failureCauseOf(res) ?? 'not recorded') : undefined,
         latencyMs: Math.round(seconds * 1e6) / 1e3,
         dryRun: dryRun || undefined,
         protocol: protocolOf(req),

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../machinery/errors';
 import type { UserInfo } from '../registry/strategy';
 import type { Discovery } from './discovery';
+import { noteFailureCause } from './failureCause';
 import type { HealthEndpoint, HealthRegistry } from './health';
 import type { ApiServerMetrics } from './metrics';
 import { chooseOutput } from './negotiation';
@@ -22,6 +23,8 @@ export interface NonResourceRoutes {
   /** OpenAPI documents: a response, or null when the path is not an OpenAPI path. */
   openapi(path: string, query: URLSearchParams, headers: IncomingMessage['headers']): RawResponse | null;
   metrics: ApiServerMetrics;
+  /** May the user read `/<endpoint>/<check>`? Such a caller sees failing checks' reasons in `?verbose` listings too. */
+  mayReadHealthCheck?: (user: UserInfo, endpoint: HealthEndpoint, check: string) => boolean;
 }
 
 export type NonResourceHandler = (
@@ -49,7 +52,7 @@ function writeRaw(req: IncomingMessage, res: ServerResponse, r: RawResponse): vo
 }
 
 export function nonResourceHandler(routes: NonResourceRoutes): NonResourceHandler {
-  return async (req, res, info, query) => {
+  return async (req, res, info, query, user) => {
     const path = info.path.length > 1 ? info.path.replace(/\/+$/, '') : info.path;
     const method = (req.method ?? 'GET').toUpperCase();
     const pretty = isPrettyRequested(req, query);
@@ -57,8 +60,10 @@ export function nonResourceHandler(routes: NonResourceRoutes): NonResourceHandle
     const h = healthRe.exec(path);
     if (h) {
       if (method !== 'GET' && method !== 'HEAD') throw errors.routeMethodNotAllowed();
-      const r = await routes.health.handleHealth(h[1] as HealthEndpoint, h[2] ?? '', query);
+      const mayRead = routes.mayReadHealthCheck;
+      const r = await routes.health.handleHealth(h[1] as HealthEndpoint, h[2] ?? '', query, mayRead ? (endpoint, name) => mayRead(user, endpoint, name) : undefined);
       if (r.status === 404) throw errors.routeNotFound();
+      if (r.failed?.length) noteFailureCause(res, `${h[1]} check failed: ${r.failed.map((f) => `${f.name}: ${f.reason}`).join('; ')}`);
       writeRaw(req, res, { status: r.status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...r.headers }, body: r.body });
       return;
     }

@@ -234,18 +234,21 @@ describe('RestClient requests', () => {
 
   it('re-reads a token file once a minute', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'client-token-'));
-    const file = path.join(dir, 'token');
-    await fs.writeFile(file, 'first\n');
-    const clock = new FakeClock();
-    const c = client({ tokenFile: file, clock });
-    await c.get(csrs, 'a');
-    await fs.writeFile(file, 'second\n');
-    await clock.advance(59_000);
-    await c.get(csrs, 'a');
-    await clock.advance(1_000);
-    await c.get(csrs, 'a');
-    expect(seen.map((s) => s.headers.authorization)).toEqual(['Bearer first', 'Bearer first', 'Bearer second']);
-    await fs.rm(dir, { recursive: true });
+    try {
+      const file = path.join(dir, 'token');
+      await fs.writeFile(file, 'first\n');
+      const clock = new FakeClock();
+      const c = client({ tokenFile: file, clock });
+      await c.get(csrs, 'a');
+      await fs.writeFile(file, 'second\n');
+      await clock.advance(59_000);
+      await c.get(csrs, 'a');
+      await clock.advance(1_000);
+      await c.get(csrs, 'a');
+      expect(seen.map((s) => s.headers.authorization)).toEqual(['Bearer first', 'Bearer first', 'Bearer second']);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps a path prefix of the server URL', async () => {

@@ -1,5 +1,6 @@
 // Storage over etcd's gRPC API (DESIGN.md §2.8, §2b): KV.Range / Txn / Compact for reads and
 // compare-and-swap writes, one multiplexed Watch stream for watches (etcd3Watch.ts).
+import type { AvailabilityEvent, EtcdAvailability } from './availability';
 import { EndpointPool, isCompactedError, isFutureRevisionError, TlsOptions, toStorageError } from './etcd3Pool';
 import {
   CompareResult,
@@ -41,6 +42,8 @@ export interface Etcd3StorageOptions {
   requestTimeoutMs?: number;
   /** Called after every request (etcd_request_duration_seconds). */
   observe?: (operation: string, key: string, seconds: number) => void;
+  /** Called once when etcd becomes unreachable (no endpoint connects) and once when it is back. */
+  onAvailability?: (e: AvailabilityEvent) => void;
 }
 
 type Operation = 'get' | 'list' | 'create' | 'update' | 'delete' | 'compact' | 'currentRevision';
@@ -54,9 +57,19 @@ export class Etcd3Storage implements Storage, CompactionStore {
   private readonly observeFn: Etcd3StorageOptions['observe'];
 
   constructor(opts: Etcd3StorageOptions) {
-    this.pool = new EndpointPool(opts.endpoints, opts.requestTimeoutMs ?? 10_000, opts.tls);
+    this.pool = new EndpointPool(opts.endpoints, opts.requestTimeoutMs ?? 10_000, opts.tls, opts.onAvailability);
     this.mux = new WatchMux(this.pool);
     this.observeFn = opts.observe;
+  }
+
+  /** Whether etcd can be reached: the outage going on, if any. */
+  get availability(): EtcdAvailability {
+    return this.pool.availability;
+  }
+
+  /** Starts a connection attempt to every endpoint that is idle (probes during an outage). */
+  connectAll(): void {
+    this.pool.connectAll();
   }
 
   get(key: string, opts: { revision?: number } = {}): Promise<GetResult> {

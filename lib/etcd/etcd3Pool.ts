@@ -2,6 +2,7 @@
 // wire/http2Connection.ts), unary calls sent to a READY endpoint round-robin, failover and
 // short-backoff retries, and the mapping of transport failures to UnavailableError. No circuit
 // breaker: every call tries again.
+import { EtcdAvailability, type AvailabilityEvent } from './availability';
 import { Backoff, sleep } from './backoff';
 import { chooseEndpoint, type EndpointView } from './endpointChoice';
 import { StorageError, UnavailableError } from './storage';
@@ -29,6 +30,8 @@ export type CallMode = 'read' | 'write';
 
 export class EndpointPool {
   readonly endpoints: Endpoint[];
+  /** Whether any endpoint can be reached, from the connections' reports (availability.ts). */
+  readonly availability: EtcdAvailability;
   private next = 0;
   private closed = false;
   /** Waits in ready(): close() ends them, so nothing waits on a closed channel until its deadline. */
@@ -38,15 +41,17 @@ export class EndpointPool {
     urls: string[],
     private readonly requestTimeoutMs: number,
     tls?: TlsOptions,
+    onAvailability?: (e: AvailabilityEvent) => void,
   ) {
     if (urls.length === 0) throw new Error('etcd: no endpoints configured');
+    const availability = (this.availability = new EtcdAvailability(urls, onAvailability));
     this.endpoints = urls.map((url) => {
       const u = new URL(url.includes('://') ? url : `http://${url}`);
       const secure = u.protocol === 'https:';
       if (!secure && u.protocol !== 'http:') throw new Error(`etcd endpoint ${url}: scheme must be http or https`);
       // Reconnect backoff 100 ms → 2 s (a restarted etcd is used again within 2 s); keepalive
       // 10 s + 5 s (a cut-off member is given up within 15 s; etcd allows a ping every 5 s).
-      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined });
+      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined, report: (r) => availability.report(url, r) });
       return { url, conn, inflight: new Set<{ since: number }>() };
     });
   }
@@ -89,6 +94,12 @@ export class EndpointPool {
         });
       }
     });
+  }
+
+  /** Starts a connection attempt to every idle endpoint (one backing off tries when its backoff ends). */
+  connectAll(): void {
+    if (this.closed) return;
+    for (const ep of this.endpoints) ep.conn.connectivity(true);
   }
 
   private views(): EndpointView[] {

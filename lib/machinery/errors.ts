@@ -157,7 +157,8 @@ export const errors = {
     return e;
   },
   timeout(message: string, retryAfterSeconds = 0): ApiError {
-    return failure(504, 'Timeout', `Timeout: ${message}`, retryAfterSeconds > 0 ? { retryAfterSeconds } : undefined);
+    // Upstream's NewTimeoutError always sets Details, so its JSON carries "details":{}.
+    return failure(504, 'Timeout', `Timeout: ${message}`, retryAfterSeconds > 0 ? { retryAfterSeconds } : {}, true);
   },
   tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds: number): ApiError {
     const d: NonNullable<Status['details']> = {

@@ -18,7 +18,8 @@ export function translateStorageError(e: unknown, gr: GroupResource, name: strin
   if (e instanceof ConflictError) return errors.staleResourceVersion(gr, name);
   if (e instanceof CompactedError) return errors.expired(`The resourceVersion for the provided ${operation} is too old.`);
   if (e instanceof FutureRevisionError) return errors.tooLargeResourceVersion(e.requestedRevision, e.currentRevision, 0);
-  if (e instanceof UnavailableError) return errors.serverTimeout(gr, operation);
+  // The Status says "please try again"; the storage error stays with it for the request's log line.
+  if (e instanceof UnavailableError) return Object.assign(errors.serverTimeout(gr, operation), { cause: e });
   if (e instanceof CacheReinitializingError) return errors.tooManyRequests('storage is (re)initializing', 1);
   // Upstream's InterpretGetError / InterpretDeleteError: a corrupt object is an InternalError.
   if (e instanceof CorruptObjectError) return errors.internal(e.message);

@@ -365,7 +365,7 @@ describe('a policy change on one replica', () => {
   let b: ApiServerProcess;
   beforeAll(async () => {
     c = await startCluster();
-    b = new ApiServerProcess(mkdtempSync(join(tmpdir(), 'svc-vap-replica-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
+    b = new ApiServerProcess(mkdtempSync(join(c.dir, 'replica-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
     await b.start();
     await c.apiserver.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'replicated' } } });
   }, 60_000);

@@ -65,14 +65,14 @@ describe.each(['rsa', 'ecdsa'] as const)('%s certificate request lifecycle', (ki
 
   test('a certificate is attached through /status and is immutable afterwards', async () => {
     const pki = join(c.dir, 'pki');
-    const certPem = signWithCa(made.csrPath, join(pki, 'ca.crt'), join(pki, 'ca.key'));
+    const certPem = signWithCa(made.csrPem, join(pki, 'ca.crt'), join(pki, 'ca.key'));
     const cur = (await c.apiserver.request('GET', `${base}/${name}/status`)).json<Csr>();
     cur.status.certificate = b64(certPem);
     const r = await c.apiserver.request('PUT', `${base}/${name}/status`, { body: cur });
     expect(r.status).toBe(200);
     expect(Buffer.from(r.json<Csr>().status.certificate ?? '', 'base64').toString()).toBe(certPem);
 
-    const other = signWithCa(made.csrPath, join(pki, 'ca.crt'), join(pki, 'ca.key'), 2);
+    const other = signWithCa(made.csrPem, join(pki, 'ca.crt'), join(pki, 'ca.key'), 2);
     const again = r.json<Csr>();
     again.status.certificate = b64(other);
     const r2 = await c.apiserver.request('PUT', `${base}/${name}/status`, { body: again });

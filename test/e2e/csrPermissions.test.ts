@@ -133,7 +133,7 @@ describe('sign', () => {
   async function signAs(who: string, name: string): Promise<{ status: number; message?: string; certificate?: string }> {
     const made = requests.get(name);
     if (!made) throw new Error(`no request for ${name}`);
-    const pem = signWithCa(made.csrPath, join(c.dir, 'pki', 'ca.crt'), c.apiserver.caKeyPath);
+    const pem = signWithCa(made.csrPem, join(c.dir, 'pki', 'ca.crt'), c.apiserver.caKeyPath);
     const cur = await get(name);
     cur.status.certificate = b64(pem);
     const r = await c.apiserver.request('PUT', `${csrApi}/${name}/status`, { body: cur, cert: certs[who] });

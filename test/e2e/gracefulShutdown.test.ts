@@ -4,7 +4,6 @@
 // --shutdown-send-retry-after new requests get upstream's 429; the process exits 0.
 import * as https from 'node:https';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiServerProcess, eventually, freePort, startCluster, TestCluster } from './support/apiserver';
 
@@ -104,7 +103,7 @@ let b: ApiServerProcess;
 
 /** Another replica on the cluster's etcd, serving the cluster's PKI. */
 async function replica(args: string[]): Promise<ApiServerProcess> {
-  const r = new ApiServerProcess(mkdtempSync(join(tmpdir(), 'svc-shutdown-')), await freePort(), c.etcd.endpoint, args, join(c.dir, 'pki'));
+  const r = new ApiServerProcess(mkdtempSync(join(c.dir, 'replica-')), await freePort(), c.etcd.endpoint, args, join(c.dir, 'pki'));
   await r.start();
   return r;
 }

@@ -1,7 +1,6 @@
 // Two apiserver replicas on one etcd share nothing but etcd: a write through one is seen by a
 // watch on the other, and a continue token from one pages on the other.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiServerProcess, freePort, startCluster, TestCluster } from './support/apiserver';
 
@@ -12,7 +11,7 @@ const collection = '/api/v1/namespaces/replicas/serviceaccounts';
 beforeAll(async () => {
   c = await startCluster();
   // The second replica serves the first one's PKI, as a deployment's replicas would.
-  b = new ApiServerProcess(mkdtempSync(join(tmpdir(), 'svc-replica-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
+  b = new ApiServerProcess(mkdtempSync(join(c.dir, 'replica-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
   await b.start();
   await c.apiserver.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'replicas' } } });
 });

@@ -2,7 +2,6 @@
 // negotiation and compression.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import * as https from 'node:https';
@@ -89,9 +88,10 @@ describe('running server', () => {
       const r = await c.apiserver.request('GET', '/readyz', { anonymous: true });
       expect(r.status).toBe(500);
       expect(r.body).toContain('[-]etcd failed: reason withheld');
-      const api = await c.apiserver.request('GET', '/api/v1/namespaces');
-      expect(api.status).toBeGreaterThanOrEqual(500);
-      expect(api.json<{ kind: string }>().kind).toBe('Status');
+      // A request waits for etcd until its deadline (a short ?timeout= here), then 504 as upstream.
+      const api = await c.apiserver.request('GET', '/api/v1/namespaces?timeout=1s');
+      expect(api.status).toBe(504);
+      expect(api.json()).toMatchObject({ kind: 'Status', reason: 'Timeout', message: 'Timeout: request did not complete within requested timeout - context deadline exceeded' });
     } finally {
       await c.etcd.restart();
     }
@@ -149,11 +149,12 @@ describe('running server', () => {
   });
 
   test('a client certificate from another CA → 401', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-otherca-'));
+    // Inside the cluster's directory, which its stop() removes.
+    const dir = mkdtempSync(join(c.dir, 'otherca-'));
     const { execFileSync } = await import('node:child_process');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=other-ca', '-keyout', join(dir, 'ca.key'), '-out', join(dir, 'ca.crt'), '-days', '1'], { stdio: 'ignore' });
     const made = makeCsr('ecdsa', '/CN=intruder/O=system:masters');
-    const cert = signWithCa(made.csrPath, join(dir, 'ca.crt'), join(dir, 'ca.key'));
+    const cert = signWithCa(made.csrPem, join(dir, 'ca.crt'), join(dir, 'ca.key'));
     const r = await c.apiserver.request('GET', '/api/v1/namespaces', { cert: { cert, key: made.keyPem } });
     expect(r.status).toBe(401);
     expect(r.json()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
@@ -161,7 +162,7 @@ describe('running server', () => {
 
   test('a certificate issued by the cluster CA authenticates as its CN', async () => {
     const made = makeCsr('ecdsa', '/CN=carol/O=devs');
-    const cert = signWithCa(made.csrPath, join(c.dir, 'pki', 'ca.crt'), join(c.dir, 'pki', 'ca.key'));
+    const cert = signWithCa(made.csrPem, join(c.dir, 'pki', 'ca.crt'), join(c.dir, 'pki', 'ca.key'));
     // Creating CSRs takes the bootstrap role system:node-bootstrapper.
     const bind = await c.apiserver.request('POST', '/apis/rbac.authorization.svc.io/v1/clusterrolebindings', {
       body: {
@@ -235,7 +236,7 @@ describe('running server', () => {
   }, 60_000);
 
   test('--client-ca-file, --tls-cert-file and --tls-private-key-file serve given files', async () => {
-    const other = new ApiServerProcess(mkdtempSync(join(tmpdir(), 'svc-files-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
+    const other = new ApiServerProcess(mkdtempSync(join(c.dir, 'files-')), await freePort(), c.etcd.endpoint, [], join(c.dir, 'pki'));
     await other.start();
     try {
       const r = await other.request('GET', '/api/v1/namespaces/default');

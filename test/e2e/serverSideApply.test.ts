@@ -1,6 +1,6 @@
 // Field ownership (metadata.managedFields) through the real server: every write records who set
 // what; GET, the watch stream and the audit log carry it.
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -16,15 +16,17 @@ let logPath: string;
 const ns = 'ssa';
 const saPath = `/api/v1/namespaces/${ns}/serviceaccounts`;
 
+let dir: string | undefined;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-ssa-'));
-  logPath = join(dir, 'audit.log');
-  writeFileSync(join(dir, 'policy.yaml'), 'apiVersion: audit.svc.io/v1\nkind: Policy\nrules:\n- level: RequestResponse\n  resources: [{group: "", resources: ["serviceaccounts"]}]\n');
-  c = await startCluster([`--audit-log-path=${logPath}`, `--audit-policy-file=${join(dir, 'policy.yaml')}`]);
+  const made = (dir = mkdtempSync(join(tmpdir(), 'svc-ssa-')));
+  logPath = join(made, 'audit.log');
+  writeFileSync(join(made, 'policy.yaml'), 'apiVersion: audit.svc.io/v1\nkind: Policy\nrules:\n- level: RequestResponse\n  resources: [{group: "", resources: ["serviceaccounts"]}]\n');
+  c = await startCluster([`--audit-log-path=${logPath}`, `--audit-policy-file=${join(made, 'policy.yaml')}`]);
   expect((await c.apiserver.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status).toBe(201);
 }, 60_000);
 afterAll(async () => {
   await c?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 interface Entry {

@@ -94,5 +94,9 @@ describe('request timeout', () => {
     expect(e.code).toBe(504);
     expect(e.reason).toBe('Timeout');
     expect(e.message).toBe('Timeout: request did not complete within requested timeout - context deadline exceeded');
+    // Upstream's NewTimeoutError always has Details: its JSON has "details":{} and no Retry-After.
+    expect(JSON.stringify(e.status)).toBe(
+      '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Timeout: request did not complete within requested timeout - context deadline exceeded","reason":"Timeout","details":{},"code":504}',
+    );
   });
 });

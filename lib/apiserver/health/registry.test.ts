@@ -15,6 +15,30 @@ function server(state: { etcd?: string; hook?: boolean; shutdown?: boolean } = {
   return { reg, failures };
 }
 
+describe('failing reasons in ?verbose listings (departure: for callers who may read the check itself)', () => {
+  const mayReadEtcd = (endpoint: HealthEndpoint, name: string): boolean => endpoint === 'readyz' && name === 'etcd';
+  const reason = 'error getting data from etcd: etcd unreachable since 2026-12-02T04:31:07.412Z (3.0 s): http://127.0.0.1:2379: connect ECONNREFUSED 127.0.0.1:2379';
+  test.each<[string, HealthQuery, ((e: HealthEndpoint, n: string) => boolean) | undefined, string]>([
+    ['anonymous (no reveal function): upstream bytes', { verbose: '' }, undefined, '[-]etcd failed: reason withheld\n'],
+    ['may read /readyz/etcd and asks ?verbose: the reason, as upstream logs it', { verbose: '' }, mayReadEtcd, `[-]etcd failed: ${reason}\n`],
+    ['may read /readyz/etcd but no ?verbose (a probe): upstream bytes', {}, mayReadEtcd, '[-]etcd failed: reason withheld\n'],
+    ['may read nothing: upstream bytes', { verbose: '' }, () => false, '[-]etcd failed: reason withheld\n'],
+  ])('%s', async (_name, query, reveal, etcdLine) => {
+    const { reg } = server({ etcd: reason });
+    const r = await reg.handleHealth('readyz', '', query, reveal);
+    expect(r.status).toBe(500);
+    expect(r.body).toContain(etcdLine);
+    // Only the checks the caller may read: etcd-readiness fails with the same reason but stays withheld.
+    expect(r.body).toContain('[-]etcd-readiness failed: reason withheld\n');
+    expect(r.body.endsWith('readyz check failed\n')).toBe(true);
+    expect(r.failed).toEqual([
+      { name: 'etcd', reason },
+      { name: 'etcd-readiness', reason },
+      { name: 'etcd-override-0', reason },
+    ]);
+  });
+});
+
 describe('root endpoints', () => {
   test.each<[string, HealthEndpoint, Parameters<typeof server>[0], HealthQuery, number, string]>([
     ['healthy → exactly ok', 'livez', {}, {}, 200, 'ok'],
@@ -112,7 +136,8 @@ describe('root endpoints', () => {
     ],
   ])('%s', async (_n, endpoint, state, query, status, body) => {
     const { reg } = server(state);
-    expect(await reg.handleHealth(endpoint, '', query)).toEqual({ status, headers: text, body });
+    const { failed: _failed, ...response } = await reg.handleHealth(endpoint, '', query);
+    expect(response).toEqual({ status, headers: text, body });
   });
 
   test('failure reasons go to onFailure, not the body', async () => {

@@ -2,6 +2,10 @@
 // pure request handler the HTTP layer calls. Output formats follow upstream's healthz package
 // byte for byte: `ok`, the verbose per-check lines, `reason withheld` for failures on the public
 // root endpoints, and `internal server error: <reason>` on the per-check paths.
+// Departure: a caller who asks for `?verbose` and may read a check's own path (/readyz/etcd: the
+// monitoring identity, an admin) gets its reason in the root listing too, as
+// `[-]etcd failed: <reason>` (the line upstream writes to its log), instead of asking each
+// failing check separately. Without `?verbose` (what probes send) the body is upstream's.
 import { goQuote } from '../../machinery/fieldErrors';
 
 export type HealthEndpoint = 'livez' | 'readyz' | 'healthz';
@@ -30,7 +34,12 @@ export interface HealthResponse {
   headers: Record<string, string>;
   /** For 404 the HTTP layer answers with its usual NotFound Status instead. */
   body: string;
+  /** The failing checks with their reasons (for the request's log line), in output order. */
+  failed?: { name: string; reason: string }[];
 }
+
+/** Whether the caller may see a failing check's reason: may it read `/<endpoint>/<name>`? */
+export type RevealReason = (endpoint: HealthEndpoint, name: string) => boolean;
 
 export type HealthQuery = URLSearchParams | Record<string, string | readonly string[] | undefined>;
 
@@ -116,10 +125,10 @@ export class HealthRegistry {
    * Answers GET /<endpoint>[/<subPath>]. subPath '' (or '/') is the root endpoint; anything
    * else must name a registered check exactly, else 404.
    */
-  readonly handleHealth = async (endpoint: HealthEndpoint, subPath: string, query: HealthQuery): Promise<HealthResponse> => {
+  readonly handleHealth = async (endpoint: HealthEndpoint, subPath: string, query: HealthQuery, reveal?: RevealReason): Promise<HealthResponse> => {
     const name = subPath.replace(/^\//, '');
     if (name !== '') return this.single(endpoint, name);
-    return this.root(endpoint, query);
+    return this.root(endpoint, query, reveal);
   };
 
   private async single(endpoint: HealthEndpoint, name: string): Promise<HealthResponse> {
@@ -128,16 +137,17 @@ export class HealthRegistry {
     const reason = await this.run(endpoint, check);
     if (reason === null) return { status: 200, headers: { ...textHeaders }, body: 'ok' };
     this.onFailure?.(endpoint, name, reason);
-    return { status: 500, headers: { ...textHeaders }, body: `internal server error: ${reason}\n` };
+    return { status: 500, headers: { ...textHeaders }, body: `internal server error: ${reason}\n`, failed: [{ name, reason }] };
   }
 
-  private async root(endpoint: HealthEndpoint, query: HealthQuery): Promise<HealthResponse> {
+  private async root(endpoint: HealthEndpoint, query: HealthQuery, reveal?: RevealReason): Promise<HealthResponse> {
     const excluded = new Set(queryValues(query, 'exclude') ?? []);
+    const verbose = queryValues(query, 'verbose') !== undefined;
     const used = new Set<string>();
     const checks = this.checksFor(endpoint);
     // Checks run concurrently; their lines keep registration order.
     const lines = await Promise.all(
-      checks.map(async (c): Promise<{ line: string; failed: boolean }> => {
+      checks.map(async (c): Promise<{ line: string; failed: boolean; reason?: string }> => {
         if (excluded.has(c.name)) {
           used.add(c.name);
           return { line: `[+]${c.name} excluded: ok`, failed: false };
@@ -149,14 +159,15 @@ export class HealthRegistry {
         const reason = await this.run(endpoint, c);
         if (reason === null) return { line: `[+]${c.name} ok`, failed: false };
         this.onFailure?.(endpoint, c.name, reason);
-        return { line: `[-]${c.name} failed: reason withheld`, failed: true };
+        return { line: `[-]${c.name} failed: ${verbose && reveal?.(endpoint, c.name) ? reason : 'reason withheld'}`, failed: true, reason };
       }),
     );
     let out = lines.map((l) => `${l.line}\n`).join('');
     const unmatched = [...excluded].filter((e) => !used.has(e)).sort();
     if (unmatched.length) out += `warn: some health checks cannot be excluded: no matches for ${unmatched.map(goQuote).join(',')}\n`;
-    if (lines.some((l) => l.failed)) return { status: 500, headers: { ...textHeaders }, body: `${out}${endpoint} check failed\n` };
-    if (queryValues(query, 'verbose') === undefined) return { status: 200, headers: { ...textHeaders }, body: 'ok' };
+    const failed = checks.flatMap((c, i) => (lines[i].failed ? [{ name: c.name, reason: lines[i].reason ?? '' }] : []));
+    if (failed.length) return { status: 500, headers: { ...textHeaders }, body: `${out}${endpoint} check failed\n`, failed };
+    if (!verbose) return { status: 200, headers: { ...textHeaders }, body: 'ok' };
     return { status: 200, headers: { ...textHeaders }, body: `${out}${endpoint} check passed\n` };
   }
 }

@@ -69,6 +69,14 @@ describe('quantity (quantity_test.go)', () => {
     ['[quantity("9999999999999999999999999999999999999")].all(x, x.add(quantity("1")).compareTo(x.add(quantity("2"))) == -1)', true],
     ['sign(quantity("-5m"))', -1n],
     ['sign(quantity("0"))', 0n],
+    // the member form the spec and upstream's documentation list (upstream declares only sign(q))
+    ["quantity('-1').sign() == -1", true],
+    ['quantity("-5m").sign()', -1n],
+    ['quantity("0").sign()', 0n],
+    ['quantity("-0").sign()', 0n],
+    ['quantity("1.5Gi").sign()', 1n],
+    ['quantity("50k").sub(quantity("100k")).sign()', -1n],
+    ['[quantity("-1"), quantity("0"), quantity("2")].map(x, x.sign())', [-1n, 0n, 1n]],
   ]);
   it('has no isQuantity(list) overload', () => {
     expect(env.compile('isQuantity([1, 2, 3])').error).toMatch(/isQuantity/);

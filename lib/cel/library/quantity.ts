@@ -12,8 +12,10 @@ const q = (v: unknown): Quantity => v as Quantity;
 const functions: CelFunction[] = [
   { signature: 'quantity(string): kubernetes.Quantity', cost: parseCost, handler: (s) => Quantity.parse(s as string) },
   { signature: 'isQuantity(string): bool', cost: parseCost, handler: (s) => Quantity.isValid(s as string) },
-  // upstream declares sign as a global overload, so `sign(q)` compiles and `q.sign()` does not
+  // Upstream declares only the global overload (quantity_sign), so there `q.sign()` fails to
+  // compile although its documentation and the spec list the member form; we serve both.
   { signature: 'sign(kubernetes.Quantity): int', cost: one, handler: (a) => BigInt(q(a).sign()) },
+  { signature: 'kubernetes.Quantity.sign(): int', cost: one, handler: (a) => BigInt(q(a).sign()) },
   { signature: 'kubernetes.Quantity.isGreaterThan(kubernetes.Quantity): bool', cost: one, handler: (a, b) => q(a).cmp(q(b)) === 1 },
   { signature: 'kubernetes.Quantity.isLessThan(kubernetes.Quantity): bool', cost: one, handler: (a, b) => q(a).cmp(q(b)) === -1 },
   { signature: 'kubernetes.Quantity.compareTo(kubernetes.Quantity): int', cost: one, handler: (a, b) => BigInt(q(a).cmp(q(b))) },

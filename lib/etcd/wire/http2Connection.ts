@@ -6,6 +6,7 @@
 // cut off by the network is noticed in ≤ 15 s; etcd lets clients ping every 5 s, and without
 // open streams not at all, so idle connections send none).
 import * as http2 from 'node:http2';
+import type { ConnectionReport } from '../availability';
 import { Backoff } from '../backoff';
 
 export type ConnectivityState = 'idle' | 'connecting' | 'ready' | 'failure' | 'closed';
@@ -22,6 +23,8 @@ export interface ConnectionOptions {
   keepaliveTimeoutMs?: number;
   /** A connection attempt (TCP + TLS + HTTP/2 settings) that takes longer fails. */
   connectTimeoutMs?: number;
+  /** Told when the connection becomes ready, is lost, or an attempt fails (with its error). */
+  report?: (r: ConnectionReport) => void;
 }
 
 /** The live session with what belongs to it. */
@@ -160,6 +163,7 @@ export class Http2Connection {
       }
       this.state = 'ready';
       this.backoff.reset();
+      this.opts.report?.({ ready: true });
       this.startKeepalive(live);
       for (const w of [...this.waiters]) this.settle(w);
     });
@@ -182,6 +186,7 @@ export class Http2Connection {
     this.live = undefined;
     this.clearTimers();
     if (this.state === 'closed') return;
+    this.opts.report?.({ ready: false, attempted: !wasReady, error: live.error?.message });
     if (wasReady) {
       this.state = 'idle';
       if (this.waiters.size > 0) this.connect();

@@ -18,7 +18,9 @@ export async function startTwin(log: (line: string) => void): Promise<LocalClust
     throw new Error('the cluster tests need network namespaces (run as root, as CI does): `ip netns add` failed');
   }
   // tmpfs when there is one: etcd's fsyncs are free there, as in the e2e tests.
-  const base = ['/dev/shm', tmpdir()].find((d) => {
+  // (The jest run's own /dev/shm directory first: test/support/tempDirReporter.js checks it.)
+  const base = [process.env.SVC_TEST_SHM_DIR, '/dev/shm', tmpdir()].find((d) => {
+    if (!d) return false;
     try {
       accessSync(d, constants.W_OK);
       return true;

@@ -13,7 +13,7 @@ export interface ClientCert {
 export function makeUserCert(server: ApiServerProcess, name: string, groups: readonly string[] = []): ClientCert {
   const subject = `/CN=${name}${groups.map((g) => `/O=${g}`).join('')}`;
   const made = makeCsr('ecdsa', subject);
-  const cert = signWithCa(made.csrPath, join(server.dir, 'pki', 'ca.crt'), server.caKeyPath);
+  const cert = signWithCa(made.csrPem, join(server.dir, 'pki', 'ca.crt'), server.caKeyPath);
   return { cert, key: made.keyPem };
 }
 

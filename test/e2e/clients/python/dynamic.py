@@ -1,12 +1,16 @@
 """The Python client's DynamicClient, which finds resources through discovery (so it works with
 either naming profile). argv: kubeconfig, namespace, group domain (svc.io or k8s.io)."""
+import os
 import sys
 
 from kubernetes.dynamic import DynamicClient
 
 from common import api_client, run_steps
 
-dyn = DynamicClient(api_client())
+# Discovery is cached beside the kubeconfig, in the test's own directory: by default the client
+# keeps it in the temp directory (osrcp-<md5 of the URL>.json) for good.
+cache_file = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "dynamic-discovery-cache.json")
+dyn = DynamicClient(api_client(), cache_file=cache_file)
 ns, domain = sys.argv[2], sys.argv[3]
 namespaces = dyn.resources.get(api_version="v1", kind="Namespace")
 configmaps = dyn.resources.get(api_version="v1", kind="ConfigMap")
