@@ -11,6 +11,7 @@ import { DecodedObjectMemo } from './decodedEvents';
 import { decodeFromStorage, encodeForStorage } from './storageCodec';
 import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
+import { withSchemaMarkers } from './schemaMarkers';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
@@ -89,7 +90,8 @@ export class GenericStore {
   private readonly admission?: ValidatingAdmission;
 
   constructor(opts: StoreOptions) {
-    this.strategy = opts.strategy;
+    // The schema's serverSet and immutable markers hold for every kind and endpoint.
+    this.strategy = withSchemaMarkers(opts.strategy);
     this.resource = opts.strategy.resource;
     this.keys = new KeyLayout(opts.prefix, this.resource);
     this.storage = opts.storage;

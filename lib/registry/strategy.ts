@@ -1,6 +1,6 @@
 // What a resource tells the generic store (upstream's RESTCreateStrategy/RESTUpdateStrategy).
 // One strategy per resource, extending DefaultStrategy (defaultStrategy.ts); generic logic
-// (metadata, preconditions, finalizers) lives in the store.
+// (metadata, preconditions, finalizers, the schema's markers) lives in the store.
 import type { ApiObject, ResourceInfo } from '../api';
 import type { FieldError } from '../machinery/fieldErrors';
 import type { TableColumn } from './tableColumns';

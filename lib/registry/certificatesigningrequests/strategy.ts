@@ -20,13 +20,12 @@ function restore<K extends 'spec' | 'status'>(obj: Csr, old: Csr, key: K): void 
   else obj[key] = structuredClone(old[key]);
 }
 
-/** The caller's identity replaces whatever the client sent; empty values stay omitted. */
+/**
+ * The caller's identity; empty values stay omitted. What the client sent there is already gone
+ * (the requester fields are serverSet in the schema).
+ */
 function setRequester(ctx: RequestContext, obj: Csr): void {
   const spec = (obj.spec ??= {});
-  delete spec.username;
-  delete spec.uid;
-  delete spec.groups;
-  delete spec.extra;
   const { user } = ctx;
   if (user.name) spec.username = user.name;
   if (user.uid) spec.uid = user.uid;

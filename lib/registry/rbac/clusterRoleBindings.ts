@@ -1,11 +1,11 @@
-// The ClusterRoleBinding strategy: a ClusterRole reference that never changes, and subjects
-// (ServiceAccounts must say their namespace) whose apiGroup is defaulted by kind.
+// The ClusterRoleBinding strategy: a ClusterRole reference (immutable: the schema's marker), and
+// subjects (ServiceAccounts must say their namespace) whose apiGroup is defaulted by kind.
 import type { ClusterRoleBinding } from '../../api';
 import { clusterrolebindings } from '../../api';
 import type { FieldError } from '../../machinery/fieldErrors';
 import { DefaultStrategy } from '../defaultStrategy';
 import type { RequestContext } from '../strategy';
-import { applyBindingDefaults, createRulesOnUpdate, roleKinds, validateRBACName, validateRoleRef, validateRoleRefUnchanged, validateSubjects } from './validation';
+import { applyBindingDefaults, createRulesOnUpdate, roleKinds, validateRBACName, validateRoleRef, validateSubjects } from './validation';
 import { clusterRoleBindingTableColumns } from './tableColumns';
 
 const allowedRoleKinds = [roleKinds.clusterRole];
@@ -27,8 +27,8 @@ class ClusterRoleBindingStrategy extends DefaultStrategy<ClusterRoleBinding> {
   override validate(_ctx: RequestContext, obj: ClusterRoleBinding): FieldError[] {
     return validateClusterRoleBinding(obj);
   }
-  override validateUpdate(_ctx: RequestContext, obj: ClusterRoleBinding, old: ClusterRoleBinding): FieldError[] {
-    return [...createRulesOnUpdate(validateClusterRoleBinding(obj)), ...validateRoleRefUnchanged(obj.roleRef, old.roleRef)];
+  override validateUpdate(_ctx: RequestContext, obj: ClusterRoleBinding, _old: ClusterRoleBinding): FieldError[] {
+    return createRulesOnUpdate(validateClusterRoleBinding(obj));
   }
 }
 

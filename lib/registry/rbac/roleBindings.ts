@@ -1,11 +1,11 @@
-// The RoleBinding strategy: a Role or ClusterRole reference that never changes, and subjects
-// whose apiGroup is defaulted by kind.
+// The RoleBinding strategy: a Role or ClusterRole reference (immutable: the schema's marker), and
+// subjects whose apiGroup is defaulted by kind.
 import type { RoleBinding } from '../../api';
 import { rolebindings } from '../../api';
 import type { FieldError } from '../../machinery/fieldErrors';
 import { DefaultStrategy } from '../defaultStrategy';
 import type { RequestContext } from '../strategy';
-import { applyBindingDefaults, createRulesOnUpdate, roleKinds, validateRBACName, validateRoleRef, validateRoleRefUnchanged, validateSubjects } from './validation';
+import { applyBindingDefaults, createRulesOnUpdate, roleKinds, validateRBACName, validateRoleRef, validateSubjects } from './validation';
 import { roleBindingTableColumns } from './tableColumns';
 
 const allowedRoleKinds = [roleKinds.role, roleKinds.clusterRole];
@@ -27,8 +27,8 @@ class RoleBindingStrategy extends DefaultStrategy<RoleBinding> {
   override validate(_ctx: RequestContext, obj: RoleBinding): FieldError[] {
     return validateRoleBinding(obj);
   }
-  override validateUpdate(_ctx: RequestContext, obj: RoleBinding, old: RoleBinding): FieldError[] {
-    return [...createRulesOnUpdate(validateRoleBinding(obj)), ...validateRoleRefUnchanged(obj.roleRef, old.roleRef)];
+  override validateUpdate(_ctx: RequestContext, obj: RoleBinding, _old: RoleBinding): FieldError[] {
+    return createRulesOnUpdate(validateRoleBinding(obj));
   }
 }
 
