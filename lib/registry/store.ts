@@ -377,6 +377,7 @@ export class GenericStore {
     applyOwnership(obj, ownership);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     this.validateCreate(ctx, obj);
+    for (const w of this.strategy.warningsOnCreate?.(ctx, obj) ?? []) ctx.warn?.(w);
     if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
     return this.withTypeMeta(obj);
   }
@@ -508,6 +509,7 @@ export class GenericStore {
         ...strategy.validateUpdate(ctx, obj, old),
       ];
       if (errs.length) throw errors.invalid(this.groupKind, name, errs);
+      for (const w of strategy.warningsOnUpdate?.(ctx, obj, old) ?? []) ctx.warn?.(w);
       if (this.admission) await this.admission(ctx, 'UPDATE', obj, old, this);
       const next = this.withTypeMeta(obj);
       if (this.shouldDeleteDuringUpdate(next)) return 'delete';

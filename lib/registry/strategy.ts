@@ -26,7 +26,7 @@ export interface RequestContext {
    * undefined for in-process writes, which leave managedFields as they are.
    */
   fieldManager?: string;
-  /** Adds a Warning header to the response (admission policies' Warn action). */
+  /** Adds a Warning header to the response (strategies' warning hooks, admission policies' Warn action). */
   warn?(text: string): void;
   /** Adds an annotation to the request's audit event (admission policies). */
   addAuditAnnotation?(key: string, value: string): void;
