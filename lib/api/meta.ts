@@ -32,6 +32,11 @@ export const ManagedFieldsEntrySchema = defineObject({
   },
 });
 
+// The server-owned ObjectMeta fields (uid, resourceVersion, generation, creationTimestamp,
+// deletionTimestamp, deletionGracePeriodSeconds) carry no serverSet marker: what becomes of a
+// client's value depends on the stored object (upstream's rest.BeforeCreate/BeforeUpdate: a uid
+// sent on update is kept and refused if it differs, resourceVersion is the update's precondition,
+// generation follows the kind), so lib/registry/systemFields.ts and ObjectMeta validation decide.
 export const ObjectMetaSchema = defineObject({
   name: meta('ObjectMeta'),
   description: 'ObjectMeta is metadata that all persisted resources must have.',
@@ -40,12 +45,12 @@ export const ObjectMetaSchema = defineObject({
     generateName: s.string({ protobuf: 2, description: 'An optional prefix used by the server to generate a unique name.' }),
     namespace: s.string({ protobuf: 3, description: 'Namespace defines the space within which each name must be unique.' }),
     selfLink: s.string({ protobuf: 4, description: 'Deprecated: selfLink is a legacy read-only field that is no longer populated.' }),
-    uid: s.string({ protobuf: 5, serverSet: true, description: 'UID is the unique in time and space value for this object.' }),
-    resourceVersion: s.string({ protobuf: 6, serverSet: true, description: 'An opaque value that represents the internal version of this object.' }),
-    generation: s.int64({ protobuf: 7, serverSet: true, description: 'A sequence number representing a specific generation of the desired state.' }),
-    creationTimestamp: s.time({ protobuf: 8, serverSet: true, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }),
-    deletionTimestamp: s.time({ protobuf: 9, serverSet: true, description: 'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.' }),
-    deletionGracePeriodSeconds: s.int64({ protobuf: 10, serverSet: true, description: 'Number of seconds allowed for this object to gracefully terminate.' }),
+    uid: s.string({ protobuf: 5, description: 'UID is the unique in time and space value for this object.' }),
+    resourceVersion: s.string({ protobuf: 6, description: 'An opaque value that represents the internal version of this object.' }),
+    generation: s.int64({ protobuf: 7, description: 'A sequence number representing a specific generation of the desired state.' }),
+    creationTimestamp: s.time({ protobuf: 8, description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' }),
+    deletionTimestamp: s.time({ protobuf: 9, description: 'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.' }),
+    deletionGracePeriodSeconds: s.int64({ protobuf: 10, description: 'Number of seconds allowed for this object to gracefully terminate.' }),
     labels: s.map(s.string(), { protobuf: 11, description: 'Map of string keys and values that can be used to organize and categorize objects.' }),
     annotations: s.map(s.string(), { protobuf: 12, description: 'Annotations is an unstructured key value map stored with a resource.' }),
     ownerReferences: s.array(s.object(() => OwnerReferenceSchema), {

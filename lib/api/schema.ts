@@ -12,12 +12,31 @@ export interface FieldOptions {
   protobuf?: number;
   /** Must be present for the object to be valid. */
   required?: boolean;
-  /** Set by the server; user-supplied values are discarded or reset. */
+  /**
+   * Owned by the server through every endpoint: what a client sends is dropped on create (the
+   * strategy may then fill it) and the stored value kept on update (lib/registry/schemaMarkers.ts).
+   * Only for rules that never depend on the stored object; those stay in the strategy.
+   */
   serverSet?: boolean;
-  /** May not change after creation. */
-  immutable?: boolean;
+  /**
+   * May not change after creation: an update that changes it is refused through every endpoint
+   * (lib/registry/schemaMarkers.ts). `true` words it as upstream's ValidateImmutableField
+   * ("field is immutable"); a rule gives a kind's own wording.
+   */
+  immutable?: boolean | ImmutableRule;
   /** Emitted even when empty (Go fields without omitempty). */
   alwaysEmit?: boolean;
+}
+
+/** How an update changing an immutable field is refused where upstream words it its own way. */
+export interface ImmutableRule {
+  /** The FieldValueInvalid detail, e.g. RBAC's "cannot change roleRef". */
+  detail: string;
+  /**
+   * Upstream compares and prints its internal Go struct, whose JSON has every field under its Go
+   * name (an absent one as its zero value): JSON name → Go name, in struct order.
+   */
+  goStruct?: Readonly<Record<string, string>>;
 }
 
 export interface StringField extends FieldOptions {

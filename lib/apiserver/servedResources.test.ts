@@ -21,7 +21,7 @@ const leasesBeta: ResourceInfo = {
   version: 'v1beta1',
   lifecycle: { introduced: { major: 1, minor: 29 }, replacement: { group: leases.group, version: 'v1', kind: 'Lease' } },
 };
-const strategies: Strategy[] = [...builtinStrategies, { ...leaseStrategy, resource: leasesBeta } as Strategy];
+const strategies: Strategy[] = [...builtinStrategies, leaseStrategy.withResource(leasesBeta)];
 const infos = strategies.map((s) => s.resource);
 
 interface Answer {

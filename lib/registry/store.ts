@@ -11,6 +11,7 @@ import { DecodedObjectMemo } from './decodedEvents';
 import { decodeFromStorage, encodeForStorage } from './storageCodec';
 import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
+import { withSchemaMarkers } from './schemaMarkers';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
 import { emissionOrder, normalize } from '../codec/normalize';
 import { RawJson } from '../codec/rawJson';
@@ -89,7 +90,8 @@ export class GenericStore {
   private readonly admission?: ValidatingAdmission;
 
   constructor(opts: StoreOptions) {
-    this.strategy = opts.strategy;
+    // The schema's serverSet and immutable markers hold for every kind and endpoint.
+    this.strategy = withSchemaMarkers(opts.strategy);
     this.resource = opts.strategy.resource;
     this.keys = new KeyLayout(opts.prefix, this.resource);
     this.storage = opts.storage;
@@ -375,6 +377,7 @@ export class GenericStore {
     applyOwnership(obj, ownership);
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     this.validateCreate(ctx, obj);
+    for (const w of this.strategy.warningsOnCreate?.(ctx, obj) ?? []) ctx.warn?.(w);
     if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
     return this.withTypeMeta(obj);
   }
@@ -506,6 +509,7 @@ export class GenericStore {
         ...strategy.validateUpdate(ctx, obj, old),
       ];
       if (errs.length) throw errors.invalid(this.groupKind, name, errs);
+      for (const w of strategy.warningsOnUpdate?.(ctx, obj, old) ?? []) ctx.warn?.(w);
       if (this.admission) await this.admission(ctx, 'UPDATE', obj, old, this);
       const next = this.withTypeMeta(obj);
       if (this.shouldDeleteDuringUpdate(next)) return 'delete';

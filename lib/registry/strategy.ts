@@ -1,5 +1,6 @@
 // What a resource tells the generic store (upstream's RESTCreateStrategy/RESTUpdateStrategy).
-// One strategy per resource; generic logic (metadata, preconditions, finalizers) lives in the store.
+// One strategy per resource, extending DefaultStrategy (defaultStrategy.ts); generic logic
+// (metadata, preconditions, finalizers, the schema's markers) lives in the store.
 import type { ApiObject, ResourceInfo } from '../api';
 import type { FieldError } from '../machinery/fieldErrors';
 import type { TableColumn } from './tableColumns';
@@ -25,7 +26,7 @@ export interface RequestContext {
    * undefined for in-process writes, which leave managedFields as they are.
    */
   fieldManager?: string;
-  /** Adds a Warning header to the response (admission policies' Warn action). */
+  /** Adds a Warning header to the response (strategies' warning hooks, admission policies' Warn action). */
   warn?(text: string): void;
   /** Adds an annotation to the request's audit event (admission policies). */
   addAuditAnnotation?(key: string, value: string): void;
@@ -42,6 +43,11 @@ export interface UpdateStrategy<T extends ApiObject = ApiObject> {
   validateUpdate(ctx: RequestContext, obj: T, old: T): FieldError[];
   /** Paths this endpoint resets (prepareForUpdate's), never owned by its writers (upstream's GetResetFields). */
   readonly resetFields?: readonly (readonly string[])[];
+  /**
+   * Warnings for an update that passed validation (upstream's WarningsOnUpdate), sent as Warning
+   * headers; absent: none.
+   */
+  warningsOnUpdate?(ctx: RequestContext, obj: T, old: T): string[];
 }
 
 export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrategy<T> {
@@ -54,6 +60,8 @@ export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrateg
   applyDefaults?(obj: T): void;
   /** Kind-specific create validation (ObjectMeta rules are generic). */
   validate(ctx: RequestContext, obj: T): FieldError[];
+  /** Warnings for a create that passed validation (upstream's WarningsOnCreate); absent: none. */
+  warningsOnCreate?(ctx: RequestContext, obj: T): string[];
   /** PUT without metadata.resourceVersion is allowed (last writer wins). */
   readonly allowUnconditionalUpdate: boolean;
   /** PUT of a missing object creates it (ServiceAccount: true upstream). Default false. */

@@ -175,6 +175,30 @@ describe('serviceaccounts', () => {
     expect(r.json()).not.toHaveProperty('spéc');
   });
 
+  test('the strategy warns of the deprecated enforce-mountable-secrets annotation: raw HTTP and kubectl, create and update', async () => {
+    const text = 'metadata.annotations[svc.io/enforce-mountable-secrets]: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets';
+    const annotated = { annotations: { 'svc.io/enforce-mountable-secrets': 'true' } };
+    const created = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: sa('enforcing', { metadata: { name: 'enforcing', ...annotated } }) });
+    expect(created.status).toBe(201);
+    expect(created.headers.warning).toBe(`299 - "${text}"`);
+    // Kept by an update: no warning; a dry run warns as the write would.
+    const kept = await c.apiserver.request('PATCH', '/api/v1/namespaces/team/serviceaccounts/enforcing', { body: { automountServiceAccountToken: false }, contentType: 'application/merge-patch+json' });
+    expect(kept.status).toBe(200);
+    expect(kept.headers.warning).toBeUndefined();
+    const dry = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts?dryRun=All', { body: sa('dry', { metadata: { name: 'dry', ...annotated } }) });
+    expect(dry.status).toBe(201);
+    expect(dry.headers.warning).toBe(`299 - "${text}"`);
+
+    expect((await c.apiserver.kubectl(['create', 'serviceaccount', 'plain', '-n', 'team'])).code).toBe(0);
+    const annotate = await c.apiserver.kubectl(['annotate', 'serviceaccount', 'plain', '-n', 'team', 'svc.io/enforce-mountable-secrets=true']);
+    expect(annotate.code).toBe(0);
+    expect(annotate.stderr).toContain(`Warning: ${text}`);
+    const manifest = JSON.stringify(sa('applied', { metadata: { name: 'applied', namespace: 'team', ...annotated } }));
+    const applied = await c.apiserver.kubectl(['apply', '-f', '-'], { input: manifest });
+    expect(applied.code).toBe(0);
+    expect(applied.stderr).toContain(`Warning: ${text}`);
+  });
+
   test('generateName makes a unique name', async () => {
     const r = await c.apiserver.request('POST', '/api/v1/namespaces/team/serviceaccounts', { body: { metadata: { generateName: 'worker-' } } });
     expect(r.status).toBe(201);

@@ -47,18 +47,21 @@ export const CertificateSigningRequestConditionSchema = defineObject({
   },
 });
 
+// The spec is restored by every update endpoint (the strategy, as upstream's PrepareForUpdate),
+// so a change is dropped, never refused: no field is marked immutable. The requester fields are
+// the server's: dropped when a client sends them, then filled from the caller on create.
 export const CertificateSigningRequestSpecSchema = defineObject({
   name: name('CertificateSigningRequestSpec'),
   description: 'CertificateSigningRequestSpec contains the certificate request.',
   fields: {
-    request: s.bytes({ protobuf: 1, required: true, alwaysEmit: true, immutable: true, description: 'request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block. When serialized as JSON or YAML, the data is additionally base64-encoded.' }),
-    signerName: s.string({ protobuf: 7, required: true, alwaysEmit: true, immutable: true, description: 'signerName indicates the requested signer, and is a qualified name.' }),
-    expirationSeconds: s.int32({ protobuf: 8, immutable: true, description: 'expirationSeconds is the requested duration of validity of the issued certificate. The minimum valid value for expirationSeconds is 600, i.e. 10 minutes.' }),
-    usages: s.array(s.string({ enum: knownKeyUsages }), { protobuf: 5, listType: 'atomic', immutable: true, description: 'usages specifies a set of key usages requested in the issued certificate.' }),
-    username: s.string({ protobuf: 2, serverSet: true, immutable: true, description: 'username contains the name of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
-    uid: s.string({ protobuf: 3, serverSet: true, immutable: true, description: 'uid contains the uid of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
-    groups: s.array(s.string(), { protobuf: 4, listType: 'atomic', serverSet: true, immutable: true, description: 'groups contains group membership of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
-    extra: s.map(s.array(s.string()), { protobuf: 6, serverSet: true, immutable: true, description: 'extra contains extra attributes of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
+    request: s.bytes({ protobuf: 1, required: true, alwaysEmit: true, description: 'request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block. When serialized as JSON or YAML, the data is additionally base64-encoded.' }),
+    signerName: s.string({ protobuf: 7, required: true, alwaysEmit: true, description: 'signerName indicates the requested signer, and is a qualified name.' }),
+    expirationSeconds: s.int32({ protobuf: 8, description: 'expirationSeconds is the requested duration of validity of the issued certificate. The minimum valid value for expirationSeconds is 600, i.e. 10 minutes.' }),
+    usages: s.array(s.string({ enum: knownKeyUsages }), { protobuf: 5, listType: 'atomic', description: 'usages specifies a set of key usages requested in the issued certificate.' }),
+    username: s.string({ protobuf: 2, serverSet: true, description: 'username contains the name of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
+    uid: s.string({ protobuf: 3, serverSet: true, description: 'uid contains the uid of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
+    groups: s.array(s.string(), { protobuf: 4, listType: 'atomic', serverSet: true, description: 'groups contains group membership of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
+    extra: s.map(s.array(s.string()), { protobuf: 6, serverSet: true, description: 'extra contains extra attributes of the user that created the CertificateSigningRequest. Populated by the API server on creation and immutable.' }),
   },
 });
 

@@ -3,7 +3,7 @@ import { listSchemaOf, ObjectMetaSchema } from '../meta';
 import { groups } from '../product';
 import type { ResourceInfo } from '../resource';
 import { defineObject, ObjectOf, s } from '../schema';
-import { rbacDefinitionName, RoleRefSchema, SubjectSchema } from './rules';
+import { rbacDefinitionName, roleRefImmutable, RoleRefSchema, SubjectSchema } from './rules';
 
 const crud = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -16,7 +16,7 @@ export const RoleBindingSchema = defineObject({
     kind: s.string(),
     metadata: s.object(() => ObjectMetaSchema, { protobuf: 1, alwaysEmit: true, description: "Standard object's metadata." }),
     subjects: s.array(s.object(() => SubjectSchema), { protobuf: 2, listType: 'atomic', description: 'Subjects holds references to the objects the role applies to.' }),
-    roleRef: s.object(() => RoleRefSchema, { protobuf: 3, required: true, alwaysEmit: true, immutable: true, description: 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.' }),
+    roleRef: s.object(() => RoleRefSchema, { protobuf: 3, required: true, alwaysEmit: true, immutable: roleRefImmutable, description: 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.' }),
   },
 });
 
@@ -28,7 +28,7 @@ export const ClusterRoleBindingSchema = defineObject({
     kind: s.string(),
     metadata: s.object(() => ObjectMetaSchema, { protobuf: 1, alwaysEmit: true, description: "Standard object's metadata." }),
     subjects: s.array(s.object(() => SubjectSchema), { protobuf: 2, listType: 'atomic', description: 'Subjects holds references to the objects the role applies to.' }),
-    roleRef: s.object(() => RoleRefSchema, { protobuf: 3, required: true, alwaysEmit: true, immutable: true, description: 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.' }),
+    roleRef: s.object(() => RoleRefSchema, { protobuf: 3, required: true, alwaysEmit: true, immutable: roleRefImmutable, description: 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.' }),
   },
 });
 

@@ -1,7 +1,7 @@
 // The building blocks of RBAC objects: rules, subjects, role references, aggregation.
 import { LabelSelectorSchema } from '../meta';
 import { groups, openapiDefinitionPrefix as P } from '../product';
-import { defineObject, ObjectOf, s } from '../schema';
+import { defineObject, ImmutableRule, ObjectOf, s } from '../schema';
 
 export const rbacDefinitionName = (n: string): string => `${P.api}.rbac.v1.${n}`;
 
@@ -28,6 +28,9 @@ export const SubjectSchema = defineObject({
     namespace: s.string({ protobuf: 4, description: 'Namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty the Authorizer should report an error.' }),
   },
 });
+
+/** A binding's roleRef never changes; upstream refuses it in its own words, printing its internal RoleRef. */
+export const roleRefImmutable: ImmutableRule = { detail: 'cannot change roleRef', goStruct: { apiGroup: 'APIGroup', kind: 'Kind', name: 'Name' } };
 
 export const RoleRefSchema = defineObject({
   name: rbacDefinitionName('RoleRef'),

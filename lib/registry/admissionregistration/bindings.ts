@@ -2,9 +2,10 @@
 // validatingadmissionpolicybinding): generation follows the spec; v1beta1 served by the same rules.
 import type { ValidatingAdmissionPolicyBinding } from '../../api';
 import { validatingadmissionpolicybindings, validatingadmissionpolicybindingsV1beta1 } from '../../api';
-import { nameIsDNSSubdomain } from '../../machinery/validation/names';
 import { bindingTableColumns } from './tableColumns';
-import type { Strategy } from '../strategy';
+import type { FieldError } from '../../machinery/fieldErrors';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext } from '../strategy';
 import { validateBinding } from './bindingValidation';
 import { bumpGenerationOnSpecChange, startGeneration } from './generation';
 import { defaultMatchResources } from './matchResourcesValidation';
@@ -18,29 +19,26 @@ function applyBindingDefaults(obj: Binding): void {
   defaultMatchResources(obj.spec.matchResources);
 }
 
-export const validatingAdmissionPolicyBindingStrategy: Strategy<Binding> = {
-  resource: validatingadmissionpolicybindings,
-  validateName: nameIsDNSSubdomain,
-  applyDefaults: applyBindingDefaults,
-  prepareForCreate(_ctx, obj) {
-    startGeneration(obj);
-  },
-  validate(_ctx, obj) {
-    return validateBinding(obj);
-  },
-  prepareForUpdate(_ctx, obj, old) {
-    bumpGenerationOnSpecChange(obj, old);
-  },
-  validateUpdate(_ctx, obj) {
-    return validateBinding(obj);
-  },
-  allowUnconditionalUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '' };
-  },
-  subresourceStrategies: {},
-  deleteReturnsObject: false,
-  tableColumns: bindingTableColumns,
-};
+class ValidatingAdmissionPolicyBindingStrategy extends DefaultStrategy<Binding> {
+  readonly resource = validatingadmissionpolicybindings;
+  override readonly tableColumns = bindingTableColumns;
 
-export const validatingAdmissionPolicyBindingV1beta1Strategy: Strategy<Binding> = { ...validatingAdmissionPolicyBindingStrategy, resource: validatingadmissionpolicybindingsV1beta1 };
+  override applyDefaults(obj: Binding): void {
+    applyBindingDefaults(obj);
+  }
+  override prepareForCreate(_ctx: RequestContext, obj: Binding): void {
+    startGeneration(obj);
+  }
+  override validate(_ctx: RequestContext, obj: Binding): FieldError[] {
+    return validateBinding(obj);
+  }
+  override prepareForUpdate(_ctx: RequestContext, obj: Binding, old: Binding): void {
+    bumpGenerationOnSpecChange(obj, old);
+  }
+  override validateUpdate(_ctx: RequestContext, obj: Binding): FieldError[] {
+    return validateBinding(obj);
+  }
+}
+
+export const validatingAdmissionPolicyBindingStrategy = new ValidatingAdmissionPolicyBindingStrategy();
+export const validatingAdmissionPolicyBindingV1beta1Strategy = validatingAdmissionPolicyBindingStrategy.withResource(validatingadmissionpolicybindingsV1beta1);

@@ -4,9 +4,10 @@
 // v1beta1 ResourceInfo (one storage location, apiVersion set on every read).
 import type { ValidatingAdmissionPolicy } from '../../api';
 import { validatingadmissionpolicies, validatingadmissionpoliciesV1beta1 } from '../../api';
-import { nameIsDNSSubdomain } from '../../machinery/validation/names';
 import { policyTableColumns } from './tableColumns';
-import type { Strategy, UpdateStrategy } from '../strategy';
+import type { FieldError } from '../../machinery/fieldErrors';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext, UpdateStrategy } from '../strategy';
 import { bumpGenerationOnSpecChange, startGeneration } from './generation';
 import { defaultMatchResources } from './matchResourcesValidation';
 import { validatePolicy, validatePolicyStatus } from './policyValidation';
@@ -32,33 +33,31 @@ const statusStrategy: UpdateStrategy<Policy> = {
   },
 };
 
-export const validatingAdmissionPolicyStrategy: Strategy<Policy> = {
-  resource: validatingadmissionpolicies,
-  validateName: nameIsDNSSubdomain,
-  applyDefaults: applyPolicyDefaults,
-  prepareForCreate(_ctx, obj) {
+class ValidatingAdmissionPolicyStrategy extends DefaultStrategy<Policy> {
+  readonly resource = validatingadmissionpolicies;
+  override readonly tableColumns = policyTableColumns;
+  override readonly subresourceStrategies = { status: statusStrategy };
+  override readonly resetFields = [['status']];
+
+  override applyDefaults(obj: Policy): void {
+    applyPolicyDefaults(obj);
+  }
+  override prepareForCreate(_ctx: RequestContext, obj: Policy): void {
     obj.status = {};
     startGeneration(obj);
-  },
-  validate(_ctx, obj) {
+  }
+  override validate(_ctx: RequestContext, obj: Policy): FieldError[] {
     return validatePolicy(obj);
-  },
-  resetFields: [['status']],
-  prepareForUpdate(_ctx, obj, old) {
+  }
+  override prepareForUpdate(_ctx: RequestContext, obj: Policy, old: Policy): void {
     if (old.status === undefined) delete obj.status;
     else obj.status = structuredClone(old.status);
     bumpGenerationOnSpecChange(obj, old);
-  },
-  validateUpdate(_ctx, obj) {
+  }
+  override validateUpdate(_ctx: RequestContext, obj: Policy): FieldError[] {
     return validatePolicy(obj);
-  },
-  allowUnconditionalUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '' };
-  },
-  subresourceStrategies: { status: statusStrategy },
-  deleteReturnsObject: false,
-  tableColumns: policyTableColumns,
-};
+  }
+}
 
-export const validatingAdmissionPolicyV1beta1Strategy: Strategy<Policy> = { ...validatingAdmissionPolicyStrategy, resource: validatingadmissionpoliciesV1beta1 };
+export const validatingAdmissionPolicyStrategy = new ValidatingAdmissionPolicyStrategy();
+export const validatingAdmissionPolicyV1beta1Strategy = validatingAdmissionPolicyStrategy.withResource(validatingadmissionpoliciesV1beta1);

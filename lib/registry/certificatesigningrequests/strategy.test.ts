@@ -1,9 +1,12 @@
 import type { CertificateSigningRequest } from '../../api';
+import { withSchemaMarkers } from '../schemaMarkers';
 import type { RequestContext, UpdateStrategy, UserInfo } from '../strategy';
 import { certificateSigningRequestStrategy as strategy } from './strategy';
 import { b64, makeCertificatePem, makeRequestPem } from './testing/fixtures';
 
 type Csr = CertificateSigningRequest;
+/** The strategy as the store runs it: the requester fields are the schema's serverSet markers. */
+const enforced = withSchemaMarkers(strategy);
 
 const now = new Date('2026-01-10T08:05:00.789Z');
 const nowText = '2026-01-10T08:05:00Z';
@@ -68,7 +71,7 @@ describe('CSR strategy: create', () => {
       },
       status: { conditions: [{ type: 'Approved', status: 'True' }], certificate: 'Y2VydA==' },
     };
-    strategy.prepareForCreate(ctx('', user), obj);
+    enforced.prepareForCreate(ctx('', user), obj);
     expect(obj.spec).toEqual({ request: 'cmVx', signerName: 's.io/x', usages: ['client auth'], ...expected });
     expect(obj.status).toEqual({});
   });

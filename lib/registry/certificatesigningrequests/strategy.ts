@@ -5,7 +5,9 @@
 import type { CertificateSigningRequest } from '../../api';
 import { certificatesigningrequests, conditionTypes } from '../../api';
 import { validatePathSegmentName } from '../../machinery/validation/names';
-import type { RequestContext, Strategy, UpdateStrategy } from '../strategy';
+import type { FieldError } from '../../machinery/fieldErrors';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext, UpdateStrategy } from '../strategy';
 import { populateConditionTimestamps, preserveConditionInstances } from './conditions';
 import { validateCertificateSigningRequestCreate, validateCertificateSigningRequestUpdate } from './validation';
 import { csrTableColumns } from './tableColumns';
@@ -18,13 +20,12 @@ function restore<K extends 'spec' | 'status'>(obj: Csr, old: Csr, key: K): void 
   else obj[key] = structuredClone(old[key]);
 }
 
-/** The caller's identity replaces whatever the client sent; empty values stay omitted. */
+/**
+ * The caller's identity; empty values stay omitted. What the client sent there is already gone
+ * (the requester fields are serverSet in the schema).
+ */
 function setRequester(ctx: RequestContext, obj: Csr): void {
   const spec = (obj.spec ??= {});
-  delete spec.username;
-  delete spec.uid;
-  delete spec.groups;
-  delete spec.extra;
   const { user } = ctx;
   if (user.name) spec.username = user.name;
   if (user.uid) spec.uid = user.uid;
@@ -65,34 +66,36 @@ const approvalStrategy: UpdateStrategy<Csr> = {
   },
 };
 
-export const certificateSigningRequestStrategy: Strategy<Csr> = {
-  tableColumns: csrTableColumns,
-  resource: certificatesigningrequests,
+class CertificateSigningRequestStrategy extends DefaultStrategy<Csr> {
+  readonly resource = certificatesigningrequests;
+  override readonly tableColumns = csrTableColumns;
+  override readonly subresourceStrategies = { status: statusStrategy, approval: approvalStrategy };
+  // Upstream's csrStrategy.GetResetFields: spec and status (both restored below), so only
+  // metadata is owned through the main endpoint.
+  override readonly resetFields = [['spec'], ['status']];
+
   // Any name usable as a path segment: upstream does not care what requests are called.
-  validateName: validatePathSegmentName,
-  prepareForCreate(ctx, obj) {
+  override validateName(name: string, prefix: boolean): string[] {
+    return validatePathSegmentName(name, prefix);
+  }
+  override prepareForCreate(ctx: RequestContext, obj: Csr): void {
     setRequester(ctx, obj);
     // Nobody creates a pre-approved or pre-signed request.
     obj.status = {};
-  },
-  validate(_ctx, obj) {
+  }
+  override validate(_ctx: RequestContext, obj: Csr): FieldError[] {
     return validateCertificateSigningRequestCreate(obj);
-  },
-  // Upstream's csrStrategy.GetResetFields: spec and status (both restored below), so only
-  // metadata is owned through the main endpoint.
-  resetFields: [['spec'], ['status']],
-  prepareForUpdate(_ctx, obj, old) {
+  }
+  override prepareForUpdate(_ctx: RequestContext, obj: Csr, old: Csr): void {
     restore(obj, old, 'spec');
     restore(obj, old, 'status');
-  },
-  validateUpdate(_ctx, obj, old) {
+  }
+  override validateUpdate(_ctx: RequestContext, obj: Csr, old: Csr): FieldError[] {
     return validateCertificateSigningRequestUpdate(obj, old, 'main');
-  },
-  allowUnconditionalUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '', 'spec.signerName': obj.spec?.signerName ?? '' };
-  },
-  subresourceStrategies: { status: statusStrategy, approval: approvalStrategy },
-  deleteReturnsObject: false,
-};
+  }
+  override selectableFields(obj: Csr): Record<string, string> {
+    return { ...super.selectableFields(obj), 'spec.signerName': obj.spec?.signerName ?? '' };
+  }
+}
 
+export const certificateSigningRequestStrategy = new CertificateSigningRequestStrategy();

@@ -2,28 +2,20 @@
 // server-set; PUT may be unconditional but never creates; DELETE answers with a Status.
 import type { ConfigMap } from '../../api';
 import { configmaps } from '../../api';
-import { nameIsDNSSubdomain } from '../../machinery/validation/names';
-import type { Strategy } from '../strategy';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext } from '../strategy';
 import { configMapTableColumns } from './tableColumns';
 import { validateConfigMap, validateConfigMapUpdate } from './validation';
 
-export const configMapStrategy: Strategy<ConfigMap> = {
-  resource: configmaps,
-  validateName: nameIsDNSSubdomain,
-  prepareForCreate() {},
-  validate(_ctx, obj) {
+class ConfigMapStrategy extends DefaultStrategy<ConfigMap> {
+  readonly resource = configmaps;
+  override readonly tableColumns = configMapTableColumns;
+  override validate(_ctx: RequestContext, obj: ConfigMap) {
     return validateConfigMap(obj);
-  },
-  prepareForUpdate() {},
-  validateUpdate(_ctx, obj, old) {
+  }
+  override validateUpdate(_ctx: RequestContext, obj: ConfigMap, old: ConfigMap) {
     return validateConfigMapUpdate(obj, old);
-  },
-  allowUnconditionalUpdate: true,
-  allowCreateOnUpdate: false,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '', 'metadata.namespace': obj.metadata?.namespace ?? '' };
-  },
-  subresourceStrategies: {},
-  deleteReturnsObject: false,
-  tableColumns: configMapTableColumns,
-};
+  }
+}
+
+export const configMapStrategy = new ConfigMapStrategy();

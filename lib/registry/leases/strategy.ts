@@ -5,8 +5,9 @@
 import type { Lease, LeaseSpec } from '../../api';
 import { leases } from '../../api';
 import { fieldErr, FieldError } from '../../machinery/fieldErrors';
-import { isQualifiedName, nameIsDNSSubdomain } from '../../machinery/validation/names';
-import type { Strategy } from '../strategy';
+import { isQualifiedName } from '../../machinery/validation/names';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext } from '../strategy';
 import { leaseTableColumns } from './tableColumns';
 
 /** Strategy names defined upstream; others must be qualified names with a prefix ("x.io/y"). */
@@ -43,37 +44,36 @@ export function validateLeaseSpec(spec: LeaseSpec | null | undefined): FieldErro
   return errs;
 }
 
-export function newLeaseStrategy(opts: LeaseStrategyOptions): Strategy<Lease> {
-  return {
-    tableColumns: leaseTableColumns,
-    resource: leases,
-    validateName: nameIsDNSSubdomain,
-    prepareForCreate(_ctx, obj) {
-      if (opts.coordinatedLeaderElection || !obj.spec) return;
-      delete obj.spec.strategy;
-      delete obj.spec.preferredHolder;
-    },
-    validate(_ctx, obj) {
-      return validateLeaseSpec(obj.spec);
-    },
-    prepareForUpdate(_ctx, obj, old) {
-      if (opts.coordinatedLeaderElection || !obj.spec) return;
-      if (old.spec?.strategy === undefined) delete obj.spec.strategy;
-      if (old.spec?.preferredHolder === undefined) delete obj.spec.preferredHolder;
-    },
-    validateUpdate(_ctx, obj) {
-      return validateLeaseSpec(obj.spec);
-    },
-    allowUnconditionalUpdate: false,
-    allowCreateOnUpdate: true,
-    selectableFields(obj) {
-      return { 'metadata.name': obj.metadata?.name ?? '', 'metadata.namespace': obj.metadata?.namespace ?? '' };
-    },
-    subresourceStrategies: {},
-    // Upstream's store leaves ReturnDeletedObject unset: DELETE answers with a Success Status.
-    deleteReturnsObject: false,
-  };
+class LeaseStrategy extends DefaultStrategy<Lease> {
+  readonly resource = leases;
+  override readonly tableColumns = leaseTableColumns;
+  override readonly allowUnconditionalUpdate = false;
+  override readonly allowCreateOnUpdate = true;
+
+  constructor(private readonly opts: LeaseStrategyOptions) {
+    super();
+  }
+  override prepareForCreate(_ctx: RequestContext, obj: Lease): void {
+    if (this.opts.coordinatedLeaderElection || !obj.spec) return;
+    delete obj.spec.strategy;
+    delete obj.spec.preferredHolder;
+  }
+  override validate(_ctx: RequestContext, obj: Lease): FieldError[] {
+    return validateLeaseSpec(obj.spec);
+  }
+  override prepareForUpdate(_ctx: RequestContext, obj: Lease, old: Lease): void {
+    if (this.opts.coordinatedLeaderElection || !obj.spec) return;
+    if (old.spec?.strategy === undefined) delete obj.spec.strategy;
+    if (old.spec?.preferredHolder === undefined) delete obj.spec.preferredHolder;
+  }
+  override validateUpdate(_ctx: RequestContext, obj: Lease): FieldError[] {
+    return validateLeaseSpec(obj.spec);
+  }
+}
+
+export function newLeaseStrategy(opts: LeaseStrategyOptions): DefaultStrategy<Lease> {
+  return new LeaseStrategy(opts);
 }
 
 /** The strategy with the feature gate at its default (off). */
-export const leaseStrategy: Strategy<Lease> = newLeaseStrategy({ coordinatedLeaderElection: false });
+export const leaseStrategy = newLeaseStrategy({ coordinatedLeaderElection: false });

@@ -7,7 +7,8 @@ import { labels } from '../../api/product';
 import { errors } from '../../machinery/errors';
 import { fieldErr, FieldError } from '../../machinery/fieldErrors';
 import { nameIsDNSLabel } from '../../machinery/validation/names';
-import type { Strategy, UpdateStrategy } from '../strategy';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext, UpdateStrategy } from '../strategy';
 import { formatTime } from '../systemFields';
 import { validateFinalizerName } from './finalizerName';
 import { namespaceTableColumns } from './tableColumns';
@@ -65,26 +66,31 @@ const finalizeStrategy: UpdateStrategy<Namespace> = {
   },
 };
 
-export const namespaceStrategy: Strategy<Namespace> = {
-  tableColumns: namespaceTableColumns,
-  resource: namespaces,
-  validateName: nameIsDNSLabel,
+class NamespaceStrategy extends DefaultStrategy<Namespace> {
+  readonly resource = namespaces;
+  override readonly tableColumns = namespaceTableColumns;
+  override readonly deleteReturnsObject = true;
+  override readonly subresourceStrategies = { status: statusStrategy, finalize: finalizeStrategy };
+  override readonly resetFields = [['status']];
+
+  override validateName(name: string, prefix: boolean): string[] {
+    return nameIsDNSLabel(name, prefix);
+  }
   // v1 defaulting: a namespace without a phase is Active.
-  applyDefaults(obj) {
+  override applyDefaults(obj: Namespace): void {
     if (!obj.status?.phase) obj.status = { ...obj.status, phase: phases.active };
-  },
-  prepareForCreate(_ctx, obj) {
+  }
+  override prepareForCreate(_ctx: RequestContext, obj: Namespace): void {
     obj.status = { phase: phases.active };
     labelWithName(obj);
     // The namespace controller must get to empty the namespace before it goes away.
     const finalizers = finalizersOf(obj);
     if (!finalizers.includes(namespaceFinalizer)) obj.spec = { ...obj.spec, finalizers: [...finalizers, namespaceFinalizer] };
-  },
-  validate(_ctx, obj) {
+  }
+  override validate(_ctx: RequestContext, obj: Namespace): FieldError[] {
     return validateNamespace(obj);
-  },
-  resetFields: [['status']],
-  prepareForUpdate(_ctx, obj, old) {
+  }
+  override prepareForUpdate(_ctx: RequestContext, obj: Namespace, old: Namespace): void {
     labelWithName(obj);
     const finalizers = old.spec?.finalizers;
     if (finalizers === undefined) {
@@ -92,16 +98,14 @@ export const namespaceStrategy: Strategy<Namespace> = {
     } else obj.spec = { ...obj.spec, finalizers: [...finalizers] };
     if (old.status === undefined) delete obj.status;
     else obj.status = structuredClone(old.status);
-  },
-  validateUpdate(_ctx, obj) {
+  }
+  override validateUpdate(_ctx: RequestContext, obj: Namespace): FieldError[] {
     return validateNamespace(obj);
-  },
-  allowUnconditionalUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '', 'status.phase': obj.status?.phase ?? '' };
-  },
-  subresourceStrategies: { status: statusStrategy, finalize: finalizeStrategy },
-  beforeDelete(ctx, obj) {
+  }
+  override selectableFields(obj: Namespace): Record<string, string> {
+    return { ...super.selectableFields(obj), 'status.phase': obj.status?.phase ?? '' };
+  }
+  override beforeDelete(ctx: RequestContext, obj: Namespace): Namespace | null {
     const name = obj.metadata?.name ?? '';
     const gr = { group: namespaces.group, resource: namespaces.resource };
     // Upstream's NamespaceLifecycle admission refuses these before storage is touched.
@@ -115,9 +119,10 @@ export const namespaceStrategy: Strategy<Namespace> = {
     }
     if (finalizersOf(obj).length > 0) throw errors.conflict(gr, name, conflictWhileFinalizing);
     return null;
-  },
-  hasPendingFinalizers(obj) {
+  }
+  override hasPendingFinalizers(obj: Namespace): boolean {
     return finalizersOf(obj).length > 0;
-  },
-  deleteReturnsObject: true,
-};
+  }
+}
+
+export const namespaceStrategy = new NamespaceStrategy();

@@ -1,5 +1,6 @@
 import type { ClusterRoleBinding } from '../../api';
 import { renderFieldError } from '../../machinery/fieldErrors';
+import { withSchemaMarkers } from '../schemaMarkers';
 import type { RequestContext } from '../strategy';
 import { clusterRoleBindingStrategy as strategy } from './clusterRoleBindings';
 
@@ -18,6 +19,8 @@ function binding(extra: Partial<ClusterRoleBinding> = {}): ClusterRoleBinding {
 }
 
 const render = (errs: ReturnType<typeof strategy.validate>): string[] => errs.map(renderFieldError);
+/** The strategy as the store runs it: roleRef's immutability is the schema's marker. */
+const enforced = withSchemaMarkers(strategy);
 
 describe('ClusterRoleBinding strategy', () => {
   it('accepts a ClusterRole reference', () => {
@@ -52,10 +55,10 @@ describe('ClusterRoleBinding strategy', () => {
 
   it('refuses a roleRef change on update', () => {
     const changed = binding({ roleRef: { apiGroup: group, kind: 'ClusterRole', name: 'cluster-admin' } });
-    expect(render(strategy.validateUpdate(ctx, changed, binding()))).toEqual([
+    expect(render(enforced.validateUpdate(ctx, changed, binding()))).toEqual([
       'roleRef: Invalid value: {"APIGroup":"rbac.authorization.svc.io","Kind":"ClusterRole","Name":"cluster-admin"}: cannot change roleRef',
     ]);
-    expect(strategy.validateUpdate(ctx, binding({ subjects: [] }), binding())).toEqual([]);
+    expect(enforced.validateUpdate(ctx, binding({ subjects: [] }), binding())).toEqual([]);
   });
 
   it('validates names as path segments', () => {

@@ -1,18 +1,11 @@
-// The ClusterRoleBinding strategy: a ClusterRole reference that never changes, and subjects
-// (ServiceAccounts must say their namespace) whose apiGroup is defaulted by kind.
+// The ClusterRoleBinding strategy: a ClusterRole reference (immutable: the schema's marker), and
+// subjects (ServiceAccounts must say their namespace) whose apiGroup is defaulted by kind.
 import type { ClusterRoleBinding } from '../../api';
 import { clusterrolebindings } from '../../api';
 import type { FieldError } from '../../machinery/fieldErrors';
-import type { Strategy } from '../strategy';
-import {
-  applyBindingDefaults,
-  createRulesOnUpdate,
-  roleKinds,
-  validateRBACName,
-  validateRoleRef,
-  validateRoleRefUnchanged,
-  validateSubjects,
-} from './validation';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext } from '../strategy';
+import { applyBindingDefaults, createRulesOnUpdate, roleKinds, validateRBACName, validateRoleRef, validateSubjects } from './validation';
 import { clusterRoleBindingTableColumns } from './tableColumns';
 
 const allowedRoleKinds = [roleKinds.clusterRole];
@@ -21,24 +14,22 @@ function validateClusterRoleBinding(binding: ClusterRoleBinding): FieldError[] {
   return [...validateRoleRef(binding.roleRef, allowedRoleKinds), ...validateSubjects(binding.subjects, false)];
 }
 
-export const clusterRoleBindingStrategy: Strategy<ClusterRoleBinding> = {
-  tableColumns: clusterRoleBindingTableColumns,
-  resource: clusterrolebindings,
-  validateName: validateRBACName,
-  applyDefaults: applyBindingDefaults,
-  prepareForCreate() {},
-  validate(_ctx, obj) {
+class ClusterRoleBindingStrategy extends DefaultStrategy<ClusterRoleBinding> {
+  readonly resource = clusterrolebindings;
+  override readonly tableColumns = clusterRoleBindingTableColumns;
+  override readonly allowCreateOnUpdate = true;
+  override validateName(name: string, prefix: boolean): string[] {
+    return validateRBACName(name, prefix);
+  }
+  override applyDefaults(obj: ClusterRoleBinding): void {
+    applyBindingDefaults(obj);
+  }
+  override validate(_ctx: RequestContext, obj: ClusterRoleBinding): FieldError[] {
     return validateClusterRoleBinding(obj);
-  },
-  prepareForUpdate() {},
-  validateUpdate(_ctx, obj, old) {
-    return [...createRulesOnUpdate(validateClusterRoleBinding(obj)), ...validateRoleRefUnchanged(obj.roleRef, old.roleRef)];
-  },
-  allowUnconditionalUpdate: true,
-  allowCreateOnUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '' };
-  },
-  subresourceStrategies: {},
-  deleteReturnsObject: false,
-};
+  }
+  override validateUpdate(_ctx: RequestContext, obj: ClusterRoleBinding, _old: ClusterRoleBinding): FieldError[] {
+    return createRulesOnUpdate(validateClusterRoleBinding(obj));
+  }
+}
+
+export const clusterRoleBindingStrategy = new ClusterRoleBindingStrategy();

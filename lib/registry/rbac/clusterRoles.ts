@@ -3,7 +3,8 @@
 import type { ClusterRole } from '../../api';
 import { clusterroles } from '../../api';
 import type { FieldError } from '../../machinery/fieldErrors';
-import type { Strategy } from '../strategy';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext } from '../strategy';
 import {
   aggregationRuleHasInvalidSelector,
   createRulesOnUpdate,
@@ -17,24 +18,20 @@ function validateClusterRole(role: ClusterRole, allowInvalidLabelValueInSelector
   return [...validatePolicyRules(role.rules, false), ...validateAggregationRule(role.aggregationRule, allowInvalidLabelValueInSelector)];
 }
 
-export const clusterRoleStrategy: Strategy<ClusterRole> = {
-  tableColumns: roleTableColumns,
-  resource: clusterroles,
-  validateName: validateRBACName,
-  prepareForCreate() {},
-  validate(_ctx, obj) {
+class ClusterRoleStrategy extends DefaultStrategy<ClusterRole> {
+  readonly resource = clusterroles;
+  override readonly tableColumns = roleTableColumns;
+  override readonly allowCreateOnUpdate = true;
+  override validateName(name: string, prefix: boolean): string[] {
+    return validateRBACName(name, prefix);
+  }
+  override validate(_ctx: RequestContext, obj: ClusterRole): FieldError[] {
     return validateClusterRole(obj, false);
-  },
-  prepareForUpdate() {},
-  validateUpdate(_ctx, obj, old) {
+  }
+  override validateUpdate(_ctx: RequestContext, obj: ClusterRole, old: ClusterRole): FieldError[] {
     // A stored selector that already fails validation keeps the object updatable (values only).
     return createRulesOnUpdate(validateClusterRole(obj, aggregationRuleHasInvalidSelector(old.aggregationRule)));
-  },
-  allowUnconditionalUpdate: true,
-  allowCreateOnUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '' };
-  },
-  subresourceStrategies: {},
-  deleteReturnsObject: false,
-};
+  }
+}
+
+export const clusterRoleStrategy = new ClusterRoleStrategy();

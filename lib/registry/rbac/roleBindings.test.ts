@@ -1,5 +1,6 @@
 import type { RoleBinding } from '../../api';
 import { renderFieldError } from '../../machinery/fieldErrors';
+import { withSchemaMarkers } from '../schemaMarkers';
 import type { RequestContext } from '../strategy';
 import { roleBindingStrategy as strategy } from './roleBindings';
 
@@ -18,6 +19,8 @@ function binding(extra: Partial<RoleBinding> = {}): RoleBinding {
 }
 
 const render = (errs: ReturnType<typeof strategy.validate>): string[] => errs.map(renderFieldError);
+/** The strategy as the store runs it: roleRef's immutability is the schema's marker. */
+const enforced = withSchemaMarkers(strategy);
 
 describe('RoleBinding strategy', () => {
   it('accepts a Role or ClusterRole reference and ServiceAccount subjects without namespace', () => {
@@ -48,9 +51,9 @@ describe('RoleBinding strategy', () => {
 
   it('refuses a roleRef change on update; subjects may change', () => {
     const old = binding();
-    expect(strategy.validateUpdate(ctx, binding({ subjects: [{ kind: 'Group', apiGroup: group, name: 'devs' }] }), old)).toEqual([]);
+    expect(enforced.validateUpdate(ctx, binding({ subjects: [{ kind: 'Group', apiGroup: group, name: 'devs' }] }), old)).toEqual([]);
     const changed = binding({ roleRef: { apiGroup: group, kind: 'ClusterRole', name: 'edit' } });
-    expect(render(strategy.validateUpdate(ctx, changed, old))).toEqual([
+    expect(render(enforced.validateUpdate(ctx, changed, old))).toEqual([
       'roleRef: Invalid value: {"APIGroup":"rbac.authorization.svc.io","Kind":"ClusterRole","Name":"edit"}: cannot change roleRef',
     ]);
   });
@@ -58,7 +61,7 @@ describe('RoleBinding strategy', () => {
   it('lists create errors twice and the roleRef change once on update', () => {
     const old = binding();
     const bad = binding({ roleRef: { apiGroup: group, kind: 'Role', name: 'other' }, subjects: [{ kind: 'Robot', name: 'r' }] });
-    expect(render(strategy.validateUpdate(ctx, bad, old))).toEqual([
+    expect(render(enforced.validateUpdate(ctx, bad, old))).toEqual([
       'subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"',
       'subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"',
       'roleRef: Invalid value: {"APIGroup":"rbac.authorization.svc.io","Kind":"Role","Name":"other"}: cannot change roleRef',

@@ -1,28 +1,25 @@
 // The Role strategy: namespaced rules (no non-resource URLs); nothing is server-set.
 import type { Role } from '../../api';
 import { roles } from '../../api';
-import type { Strategy } from '../strategy';
+import type { FieldError } from '../../machinery/fieldErrors';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext } from '../strategy';
 import { createRulesOnUpdate, validatePolicyRules, validateRBACName } from './validation';
 import { roleTableColumns } from './tableColumns';
 
-export const roleStrategy: Strategy<Role> = {
-  tableColumns: roleTableColumns,
-  resource: roles,
-  validateName: validateRBACName,
-  prepareForCreate() {},
-  validate(_ctx, obj) {
+class RoleStrategy extends DefaultStrategy<Role> {
+  readonly resource = roles;
+  override readonly tableColumns = roleTableColumns;
+  override readonly allowCreateOnUpdate = true;
+  override validateName(name: string, prefix: boolean): string[] {
+    return validateRBACName(name, prefix);
+  }
+  override validate(_ctx: RequestContext, obj: Role): FieldError[] {
     return validatePolicyRules(obj.rules, true);
-  },
-  prepareForUpdate() {},
-  validateUpdate(_ctx, obj) {
+  }
+  override validateUpdate(_ctx: RequestContext, obj: Role, _old: Role): FieldError[] {
     return createRulesOnUpdate(validatePolicyRules(obj.rules, true));
-  },
-  allowUnconditionalUpdate: true,
-  allowCreateOnUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '', 'metadata.namespace': obj.metadata?.namespace ?? '' };
-  },
-  subresourceStrategies: {},
-  // Upstream's store leaves ReturnDeletedObject unset: DELETE answers with a Success Status.
-  deleteReturnsObject: false,
-};
+  }
+}
+
+export const roleStrategy = new RoleStrategy();

@@ -10,7 +10,6 @@ import {
   validatePolicyRules,
   validateRBACName,
   validateRoleRef,
-  validateRoleRefUnchanged,
   validateSubject,
   validateSubjects,
 } from './validation';
@@ -248,26 +247,6 @@ describe('validateSubject', () => {
       'subjects[1].kind: Unsupported value: "": supported values: "ServiceAccount", "User", "Group"',
       'subjects[2].name: Required value',
     ]);
-  });
-});
-
-describe('roleRef immutability', () => {
-  const ref: RoleRef = { apiGroup: rbacGroup, kind: 'ClusterRole', name: 'view' };
-  it('accepts the same roleRef', () => {
-    expect(validateRoleRefUnchanged({ ...ref }, ref)).toEqual([]);
-  });
-  const changes: [string, RoleRef][] = [
-    ['name', { ...ref, name: 'edit' }],
-    ['kind', { ...ref, kind: 'Role' }],
-    ['apiGroup', { ...ref, apiGroup: 'other.io' }],
-  ];
-  it.each(changes)('refuses a changed %s, printing the new roleRef', (_n, changed) => {
-    expect(render(validateRoleRefUnchanged(changed, ref))).toEqual([
-      `roleRef: Invalid value: {"APIGroup":${JSON.stringify(changed.apiGroup)},"Kind":${JSON.stringify(changed.kind)},"Name":${JSON.stringify(changed.name)}}: cannot change roleRef`,
-    ]);
-  });
-  it('treats absent fields as empty', () => {
-    expect(validateRoleRefUnchanged({ apiGroup: '', kind: '', name: '' }, undefined)).toEqual([]);
   });
 });
 

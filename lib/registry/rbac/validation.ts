@@ -109,17 +109,6 @@ export function validateSubjects(subjects: readonly (Subject | null)[] | null | 
   return listOf(subjects).flatMap((s, i) => validateSubject(s, namespaced, `subjects[${i}]`));
 }
 
-/**
- * roleRef is immutable. The value is the new roleRef as upstream's internal struct (Go field
- * names, as its JSON rendering prints them).
- */
-export function validateRoleRefUnchanged(ref: RoleRef | null | undefined, old: RoleRef | null | undefined): FieldError[] {
-  const now = { APIGroup: ref?.apiGroup ?? '', Kind: ref?.kind ?? '', Name: ref?.name ?? '' };
-  const before = { APIGroup: old?.apiGroup ?? '', Kind: old?.kind ?? '', Name: old?.name ?? '' };
-  if (now.APIGroup === before.APIGroup && now.Kind === before.Kind && now.Name === before.Name) return [];
-  return [fieldErr.invalid('roleRef', now, 'cannot change roleRef')];
-}
-
 /** rbac/v1 defaulting of a binding: roleRef.apiGroup, and each subject's apiGroup by kind. */
 export function applyBindingDefaults(binding: { roleRef?: RoleRef; subjects?: Subject[] }): void {
   const ref = (binding.roleRef ??= {});

@@ -1,3 +1,2 @@
 // Public surface of the ServiceAccount registry.
 export { serviceAccountStrategy, serviceAccountWarnings } from './strategy';
-export type { ServiceAccountStrategy } from './strategy';

@@ -3,8 +3,8 @@
 // enforce-mountable-secrets annotation draws a warning when newly set.
 import type { ServiceAccount } from '../../api';
 import { annotations, serviceaccounts } from '../../api';
-import { nameIsDNSSubdomain } from '../../machinery/validation/names';
-import type { RequestContext, Strategy } from '../strategy';
+import { DefaultStrategy } from '../defaultStrategy';
+import type { RequestContext } from '../strategy';
 import { serviceAccountTableColumns } from './tableColumns';
 
 /** A secrets[] entry keeps only its name: the namespace is implied, the rest is meaningless. */
@@ -25,40 +25,24 @@ export function serviceAccountWarnings(sa: ServiceAccount, old: ServiceAccount |
   ];
 }
 
-/** Strategy plus the warning hooks proposed for strategy.ts (upstream's WarningsOnCreate/Update). */
-export interface ServiceAccountStrategy extends Strategy<ServiceAccount> {
-  warningsOnCreate(ctx: RequestContext, obj: ServiceAccount): string[];
-  warningsOnUpdate(ctx: RequestContext, obj: ServiceAccount, old: ServiceAccount): string[];
+// Only ObjectMeta is validated upstream (generic); secrets/imagePullSecrets names are not.
+class ServiceAccountStrategy extends DefaultStrategy<ServiceAccount> {
+  readonly resource = serviceaccounts;
+  override readonly tableColumns = serviceAccountTableColumns;
+  override readonly allowCreateOnUpdate = true;
+  override readonly deleteReturnsObject = true;
+  override prepareForCreate(_ctx: RequestContext, obj: ServiceAccount): void {
+    cleanSecretReferences(obj);
+  }
+  override prepareForUpdate(_ctx: RequestContext, obj: ServiceAccount, _old: ServiceAccount): void {
+    cleanSecretReferences(obj);
+  }
+  override warningsOnCreate(_ctx: RequestContext, obj: ServiceAccount): string[] {
+    return serviceAccountWarnings(obj, null);
+  }
+  override warningsOnUpdate(_ctx: RequestContext, obj: ServiceAccount, old: ServiceAccount): string[] {
+    return serviceAccountWarnings(obj, old);
+  }
 }
 
-export const serviceAccountStrategy: ServiceAccountStrategy = {
-  tableColumns: serviceAccountTableColumns,
-  resource: serviceaccounts,
-  validateName: nameIsDNSSubdomain,
-  prepareForCreate(_ctx, obj) {
-    cleanSecretReferences(obj);
-  },
-  // Only ObjectMeta is validated upstream (generic); secrets/imagePullSecrets names are not.
-  validate() {
-    return [];
-  },
-  prepareForUpdate(_ctx, obj) {
-    cleanSecretReferences(obj);
-  },
-  validateUpdate() {
-    return [];
-  },
-  allowUnconditionalUpdate: true,
-  allowCreateOnUpdate: true,
-  selectableFields(obj) {
-    return { 'metadata.name': obj.metadata?.name ?? '', 'metadata.namespace': obj.metadata?.namespace ?? '' };
-  },
-  subresourceStrategies: {},
-  deleteReturnsObject: true,
-  warningsOnCreate(_ctx, obj) {
-    return serviceAccountWarnings(obj, null);
-  },
-  warningsOnUpdate(_ctx, obj, old) {
-    return serviceAccountWarnings(obj, old);
-  },
-};
+export const serviceAccountStrategy = new ServiceAccountStrategy();
