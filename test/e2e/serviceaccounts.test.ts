@@ -148,6 +148,12 @@ describe('serviceaccounts', () => {
     expect(stale.json()).toMatchObject({ reason: 'Conflict', details: { name: 'uncond', kind: 'serviceaccounts' } });
   });
 
+  test('PUT of a ServiceAccount that does not exist is 404, as upstream (no create on update)', async () => {
+    const r = await c.apiserver.request('PUT', '/api/v1/namespaces/team/serviceaccounts/never-made', { body: sa('never-made') });
+    expect(r.status).toBe(404);
+    expect(r.json()).toMatchObject({ reason: 'NotFound', details: { name: 'never-made', kind: 'serviceaccounts' }, message: 'serviceaccounts "never-made" not found' });
+  });
+
   test('removed and unknown versions are 404', async () => {
     for (const path of ['/apis/certificates.svc.io/v1beta1/certificatesigningrequests', '/api/v2/namespaces', '/apis/nope.svc.io/v1/things']) {
       const r = await c.apiserver.request('GET', path);

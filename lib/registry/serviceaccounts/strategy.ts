@@ -29,7 +29,7 @@ export function serviceAccountWarnings(sa: ServiceAccount, old: ServiceAccount |
 class ServiceAccountStrategy extends DefaultStrategy<ServiceAccount> {
   readonly resource = serviceaccounts;
   override readonly tableColumns = serviceAccountTableColumns;
-  override readonly allowCreateOnUpdate = true;
+  // Upstream's ServiceAccount strategy: AllowCreateOnUpdate false (a PUT of a missing one is 404).
   override readonly deleteReturnsObject = true;
   override prepareForCreate(_ctx: RequestContext, obj: ServiceAccount): void {
     cleanSecretReferences(obj);

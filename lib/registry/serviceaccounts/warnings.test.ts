@@ -67,10 +67,9 @@ describe('ServiceAccount warnings through the store', () => {
     expect(warnings).toEqual(expected);
   });
 
-  it('a PUT that creates warns as a create', async () => {
+  it('a PUT of a missing one creates nothing and warns nothing (upstream: AllowCreateOnUpdate false)', async () => {
     const { ctx, warnings } = request();
-    const { created } = await store.update(ctx, 'new', replacementWith(sa('new', { [annotation]: 'true' })));
-    expect(created).toBe(true);
-    expect(warnings).toEqual([warning]);
+    expect(await settled(store.update(ctx, 'new', replacementWith(sa('new', { [annotation]: 'true' }))))).toBe(404);
+    expect(warnings).toEqual([]);
   });
 });
