@@ -63,10 +63,15 @@ describe('GenericStore', () => {
     expect(await code(run())).toBe(want);
   });
 
-  test('PUT on a missing ServiceAccount creates it (201 semantics)', async () => {
-    const { obj, created } = await sa.update(ctx, 'fresh', () => ({ metadata: { name: 'fresh' } }));
+  test('PUT on a missing Lease creates it (201 semantics: AllowCreateOnUpdate)', async () => {
+    const leases = stores.find((s) => s.resource.resource === 'leases')!;
+    const { obj, created } = await leases.update(ctx, 'fresh', () => ({ metadata: { name: 'fresh' } }));
     expect(created).toBe(true);
     expect(obj.metadata?.uid).toBeTruthy();
+  });
+
+  test('PUT on a missing ServiceAccount is 404 (its strategy does not create on update)', async () => {
+    expect(await code(sa.update(ctx, 'fresh', () => ({ metadata: { name: 'fresh' } })))).toBe(404);
   });
 
   test('update: stale resourceVersion → 409, unchanged object keeps its resourceVersion', async () => {
