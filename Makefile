@@ -77,7 +77,7 @@ e2e: build etcd etcd34 python-client
 
 # The watch cache and the watch e2e tests once more on Debian bookworm's etcd 3.4.23, which still
 # must work: it answers progress requests out of order, so the server serves no consistent reads
-# from the cache there (docs/design.md).
+# from the cache there (docs/decisions.md).
 ETCD34_TESTS := lib/watchcache/watchCache.etcd.test.ts test/e2e/watchcache.test.ts test/e2e/watchStreams.test.ts test/e2e/listwatch.test.ts
 
 # The etcd 3.4.23 group alone (ETCD34_TESTS above; results in .jest-results-etcd34.json).

@@ -1,5 +1,5 @@
 // Process entries of the commands that take --api-naming: fix the naming profile before
-// anything loads lib/api (its names are derived when it loads; docs/design.md "Naming profile").
+// anything loads lib/api (its names are derived when it loads; docs/decisions.md "Naming profile").
 import { namingFromArgv, selectNaming } from '../lib/api/naming/selection';
 
 /** Selects --api-naming (default svc); an invalid value ends the process with a flag error. */

@@ -119,7 +119,7 @@ async function etcdOrdersProgress(endpoint: string | undefined, log: pino.Logger
 
 /**
  * Says which registered group/versions are not served. Their stores still run: the RBAC policy
- * index and bootstrap, admission and the system namespaces read them in-process (docs/design.md).
+ * index and bootstrap, admission and the system namespaces read them in-process (docs/decisions.md).
  */
 function logUnserved(opts: ApiServerOptions, virtual: readonly ResourceInfo[], log: pino.Logger): void {
   const registered = registeredResources();

@@ -1,5 +1,5 @@
 // The controller manager speaks the naming profile of the apiserver it manages, read from
-// discovery (/apis) before anything loads lib/api (docs/design.md, "Naming profile").
+// discovery (/apis) before anything loads lib/api (docs/decisions.md, "Naming profile").
 import * as https from 'node:https';
 import { namingProfiles, namingProfileNames, type NamingProfileName } from '../../lib/api/naming/profiles';
 import type { KubeconfigContext } from '../../lib/client/kubeconfig';

@@ -2,7 +2,7 @@
 // per server: the same HTTP, admission, RBAC and watch-cache code as the binary, its own module
 // graph and naming profile, nothing shared with other servers), with a fresh PKI and kubeconfig
 // in a temporary directory. stop() shuts it down gracefully, ends the thread and removes the
-// directory. docs/design.md, "Test server".
+// directory. docs/decisions.md, "Test server".
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -93,13 +93,13 @@ const upstreamProtobufMediaType = 'application/vnd.kubernetes.protobuf';
 
 /**
  * Content types also read as Protobuf request bodies: stock clients (kubectl) send the
- * upstream spelling (docs/design.md, "Naming profile for stock clients"). Not offered in negotiation or 415 lists.
+ * upstream spelling (docs/decisions.md, "Naming profile for stock clients"). Not offered in negotiation or 415 lists.
  */
 export const protobufMediaTypeAliases: readonly string[] = [upstreamProtobufMediaType].filter((t) => t !== protobufMediaType);
 
 /**
  * The meta group as stock kubectl names it when asking for Tables (`as=Table;g=meta.k8s.io`):
- * answered beside groups.meta (docs/design.md, "Naming profile for stock clients").
+ * answered beside groups.meta (docs/decisions.md, "Naming profile for stock clients").
  */
 export const stockClientMetaGroup = 'meta.k8s.io';
 
@@ -130,7 +130,7 @@ export const namespaceFinalizer = naming.word;
 
 /**
  * OpenAPI vendor extensions. Stock clients (kubectl) look these up by their upstream
- * spelling, so the published documents use it; see docs/design.md "naming".
+ * spelling, so the published documents use it; see docs/decisions.md "naming".
  */
 export const openapiExtensions = {
   groupVersionKind: 'x-kubernetes-group-version-kind',

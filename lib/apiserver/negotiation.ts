@@ -19,7 +19,7 @@ import type { PartialKind } from './partialObjectMetadata';
 import type { OutputFormat } from './respond';
 
 /**
- * Table groups answered: ours, and the upstream spelling stock kubectl sends (docs/design.md,
+ * Table groups answered: ours, and the upstream spelling stock kubectl sends (docs/decisions.md,
  * "Naming profile for stock clients"); the Table is written under the group asked for.
  */
 const tableGroups: readonly string[] = [groups.meta, stockClientMetaGroup];

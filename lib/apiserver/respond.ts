@@ -199,7 +199,7 @@ const isList = (obj: Record<string, unknown>): obj is Record<string, unknown> & 
 
 /**
  * The CBOR body of an object carrying apiVersion and kind (the self-described tag, then the
- * item), in the nondeterministic mode upstream uses for responses (docs/design.md, "CBOR").
+ * item), in the nondeterministic mode upstream uses for responses (docs/decisions.md, "CBOR").
  */
 export function cborBody(value: unknown, schemas: KindSchemas | undefined): Buffer {
   const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;

@@ -163,7 +163,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   return {
     // HTTP/1.1 goes through express. HTTP/2 compat objects skip it: express re-parents req/res
     // onto http.IncomingMessage/ServerResponse prototypes, which would hide the compat getters;
-    // express adds nothing dispatch uses, so both reach the same dispatch (docs/design.md).
+    // express adds nothing dispatch uses, so both reach the same dispatch (docs/decisions.md).
     handler: (req, res) => {
       if (isHttp2Request(req)) dispatch(...asDispatchPair(req, res as Http2ServerResponse));
       else app(req, res as ServerResponse);

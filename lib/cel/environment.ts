@@ -48,7 +48,7 @@ export interface EvalOptions {
   limit?: number;
 }
 
-/** Every library, as upstream's admission environment has them (docs/design.md lists them). */
+/** Every library, as upstream's admission environment has them (docs/decisions.md lists them). */
 export const celLibraries: readonly CelLibrary[] = [
   { functions: listFunctions },
   { functions: regexFunctions },

@@ -19,7 +19,7 @@ export const jsonMediaType: SupportedMediaType = { format: 'json', mediaType: 'a
 export const yamlMediaType: SupportedMediaType = { format: 'yaml', mediaType: 'application/yaml', streams: false };
 export const protobufMediaTypeInfo: SupportedMediaType = { format: 'protobuf', mediaType: protobufMediaType, streams: true };
 /**
- * The upstream spellings stock clients send (docs/design.md, "Naming profile for stock clients"):
+ * The upstream spellings stock clients send (docs/decisions.md, "Naming profile for stock clients"):
  * matched after ours, answered under the name asked for, never listed in a 406.
  */
 export const protobufAliasMediaTypes: readonly SupportedMediaType[] = protobufMediaTypeAliases.map((mediaType) => ({

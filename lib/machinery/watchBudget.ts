@@ -17,7 +17,7 @@ export type CutOffCause = 'budget' | 'watch-limit';
 /** Called once when the budget ends an account; the owner ends its watch. */
 export type CutOff = (cause: CutOffCause, bytes: number) => void;
 
-/** 64 MiB: see docs/design.md ("Slow watchers") for why. */
+/** 64 MiB: see docs/decisions.md ("Slow watchers") for why. */
 export const defaultWatchBudgetBytes = 64 * 1024 * 1024;
 /** One watch may hold at most this much (the former per-watcher limit), never more than the budget. */
 export const defaultPerWatchLimitBytes = 32 * 1024 * 1024;

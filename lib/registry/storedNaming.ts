@@ -1,6 +1,6 @@
 // The naming profile is part of the data: objects are stored with their apiVersion, label keys
 // and signer names spelled by it. The first server on a store records its profile; a server
-// with the other profile on the same data refuses to start (docs/design.md, "Naming profile").
+// with the other profile on the same data refuses to start (docs/decisions.md, "Naming profile").
 import { naming } from '../api/product';
 import { KeyExistsError, type Storage } from '../etcd';
 

@@ -198,7 +198,7 @@ function bookmark(store: GenericStore, revision: number, initialEventsEnd: boole
  * The DELETED object of an unsafe delete (spec §3.2): the last value cannot be decoded, so the
  * object is what the key says (kind, name, namespace) at the delete's revision. Upstream 1.32 ends
  * the watch with a StorageReadError instead and every client re-lists; this tells them directly
- * and keeps the watch (docs/design.md).
+ * and keeps the watch (docs/decisions.md).
  */
 function corruptTombstone(store: GenericStore, key: string, revision: number): ApiObject {
   const { namespace, name } = store.keys.identity(key);

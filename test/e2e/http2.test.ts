@@ -343,7 +343,7 @@ describe('a second apiserver with --http2-max-streams-per-connection=3', () => {
       expect(fourthStarted).toBe(false);
       // … and sends it right behind the first one's RST_STREAM. Go's server would serve it; Node's
       // still counts the closed stream until the next turn of its loop and refuses the new one
-      // with ENHANCE_YOUR_CALM (docs/design.md, issue 26 item 2). The session goes on.
+      // with ENHANCE_YOUR_CALM (docs/decisions.md, issue 26 item 2). The session goes on.
       watches[0].stream.close();
       expect(await watches[3].closed).toBe(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
       expect(fourthStarted).toBe(false);

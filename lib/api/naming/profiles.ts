@@ -1,4 +1,4 @@
-// The two spellings of every identifier that carries the product word (docs/design.md, "Naming
+// The two spellings of every identifier that carries the product word (docs/decisions.md, "Naming
 // profile"). Pure data: product.ts derives each exported name from the one profile selected.
 
 export type NamingProfileName = 'svc' | 'k8s';

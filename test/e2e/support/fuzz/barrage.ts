@@ -75,7 +75,7 @@ function contentType(c: FuzzCase): string {
  * 500s upstream answers on purpose, with the error text and no reason, listed one by one in
  * leakJudge.ts (strategic merge errors interpretStrategicMergePatchError passes through, apply's
  * typed conversion failures, strategicpatch's panics). A create carrying
- * metadata.resourceVersion is a 400 here (design.md).
+ * metadata.resourceVersion is a 400 here (docs/decisions.md).
  */
 export function isUpstreamInternalError(c: FuzzCase, o: Outcome): boolean {
   if (isImpersonationWithoutUser(o)) return true;

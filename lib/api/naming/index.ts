@@ -1,2 +1,0 @@
-export * from './profiles';
-export * from './selection';
