@@ -19,6 +19,7 @@ import { BodyChunks } from './bodyChunks';
 import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName } from './goTypes';
+import { protobufMapValueZero } from './goZero';
 import { compareCodePoints } from './normalize';
 import { ProtobufError, WireReader, WireType, WireWriter } from './protobufWire';
 
@@ -192,24 +193,6 @@ function readElement(r: WireReader, wireType: number, f: FieldSchema, goName: st
   throw new ProtobufError(`proto: ${goName}: unsupported field type`);
 }
 
-/** The Go zero value of a map value the entry left out. */
-function zeroElement(f: FieldSchema): unknown {
-  switch (f.type) {
-    case 'string':
-      return f.format === 'date-time' ? null : '';
-    case 'integer':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'object':
-      return {};
-    case 'array':
-      return [];
-    default:
-      return null;
-  }
-}
-
 function readMapEntry(r: WireReader, f: Extract<FieldSchema, { type: 'map' }>, goName: string, into: Record<string, unknown>): void {
   const e = r.message();
   let key = '';
@@ -228,7 +211,7 @@ function readMapEntry(r: WireReader, f: Extract<FieldSchema, { type: 'map' }>, g
       e.skipFrom(start);
     }
   }
-  setOwn(into, key, seen ? value : zeroElement(f.values));
+  setOwn(into, key, seen ? value : protobufMapValueZero(f.values));
 }
 
 function decodeMessage(r: WireReader, schema: ObjectSchema, into: Record<string, unknown>): Record<string, unknown> {
