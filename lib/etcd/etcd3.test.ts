@@ -199,17 +199,23 @@ describe('Etcd3Storage against a real etcd', () => {
   test('close() leaves nothing that keeps the process alive (checked in a child process)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'etcd3-exit-'));
     try {
-      // Compile this folder's library files (and wire/) to CommonJS for a plain node child.
-      for (const sub of ['', 'wire']) {
-        mkdirSync(join(dir, 'lib', sub), { recursive: true });
-        for (const f of readdirSync(join(__dirname, sub))) {
+      // Compile this folder's library files (and wire/, and the lib/protowire they import, at the
+      // same relative place) to CommonJS for a plain node child.
+      const folders: [string, string][] = [
+        [__dirname, join(dir, 'lib')],
+        [join(__dirname, 'wire'), join(dir, 'lib', 'wire')],
+        [join(__dirname, '..', 'protowire'), join(dir, 'protowire')],
+      ];
+      for (const [from, to] of folders) {
+        mkdirSync(to, { recursive: true });
+        for (const f of readdirSync(from)) {
           if (!f.endsWith('.ts') || f.endsWith('.test.ts')) continue;
-          const out = transformFileSync(join(__dirname, sub, f), {
+          const out = transformFileSync(join(from, f), {
             jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
             module: { type: 'commonjs' },
             sourceMaps: false,
           });
-          writeFileSync(join(dir, 'lib', sub, f.replace(/\.ts$/, '.js')), out.code);
+          writeFileSync(join(to, f.replace(/\.ts$/, '.js')), out.code);
         }
       }
       const dead = `http://127.0.0.1:${await unusedPort()}`;
