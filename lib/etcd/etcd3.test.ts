@@ -3,13 +3,12 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
-import pino from 'pino';
 import { Etcd3Storage } from './etcd3';
 import { UnavailableError } from './storage';
 import { describeStorageContract } from './testing/contract';
 import { EtcdServer, startEtcd } from './testing/etcdServer';
+import { logRecords } from './testing/logRecords';
 import { recordWatch } from './testing/watchRecorder';
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s));
@@ -275,14 +274,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 describe('debug records (component=etcd)', () => {
   test('a watch that runs into a compaction is logged at debug level', async () => {
-    const records: Array<Record<string, unknown>> = [];
-    const dest = new Writable({
-      write(chunk: Buffer, _e, cb) {
-        for (const l of chunk.toString().split('\n').filter(Boolean)) records.push(JSON.parse(l) as Record<string, unknown>);
-        cb();
-      },
-    });
-    const s = new Etcd3Storage({ endpoints: [etcd.endpoint], log: pino({ level: 'debug' }, dest).child({ component: 'etcd' }) });
+    const { log, withMessage } = logRecords('etcd');
+    const s = new Etcd3Storage({ endpoints: [etcd.endpoint], log });
     try {
       const key = `/compact-log-${Date.now()}`;
       const v1 = await s.create(key, enc('1'));
@@ -292,7 +285,7 @@ describe('debug records (component=etcd)', () => {
       await w.waitFor(() => w.error !== undefined);
       w.close();
       await new Promise((r) => setImmediate(r));
-      expect(records.filter((r) => r.msg === 'etcd watch ran into a compaction')).toEqual([
+      expect(withMessage('etcd watch ran into a compaction')).toEqual([
         expect.objectContaining({ level: 20, component: 'etcd', key, fromRevision: v1.modRevision, compactRevision: v2.modRevision }),
       ]);
     } finally {

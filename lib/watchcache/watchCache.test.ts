@@ -1,8 +1,7 @@
 // WatchCache behaviour over MemoryStorage (through GatedStorage, to count store reads and to
 // make the cache lag on purpose).
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { CompactedError, FutureRevisionError, WatchEvent } from '../etcd/storage';
+import { logRecords } from '../etcd/testing/logRecords';
 import { recordWatch, WatchRecorder } from '../etcd/testing/watchRecorder';
 import { CacheReinitializingError, WatcherTooSlowError } from './errors';
 import { cachePrefix, closeCacheFixtures, openCacheFixture } from './testing/cacheFixture';
@@ -281,14 +280,7 @@ describe('watches', () => {
   });
 
   test('a watcher cut off for being slow leaves a debug record from the component=watchcache logger', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const dest = new Writable({
-      write(chunk: Buffer, _e, cb) {
-        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l) as Record<string, unknown>);
-        cb();
-      },
-    });
-    const log = pino({ level: 'debug' }, dest).child({ component: 'watchcache' });
+    const { log, withMessage } = logRecords('watchcache');
     const { cache } = await setup({ watcherMaxPendingEvents: 5, log });
     let err: Error | undefined;
     const w = cache.watch(P, { startRevision: (await cache.currentRevision()) + 1 }, { onEvents: () => w.pause(), onError: (e) => (err = e) });
@@ -296,7 +288,7 @@ describe('watches', () => {
     await tick();
     expect(err).toBeInstanceOf(WatcherTooSlowError);
     await new Promise((r) => setImmediate(r));
-    expect(lines.filter((l) => l.msg === 'watcher cut off: too slow')).toEqual([
+    expect(withMessage('watcher cut off: too slow')).toEqual([
       expect.objectContaining({ level: 20, component: 'watchcache', prefix: P, key: P, reason: 'queue-full' }),
     ]);
   });
