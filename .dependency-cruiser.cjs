@@ -4,9 +4,10 @@ module.exports = {
   forbidden: [
     rule('lib-never-imports-cmd', '^lib/', '^cmd/'),
     rule('api-imports-nothing', '^lib/api/', '^lib/(?!api/)'),
-    rule('etcd-imports-nothing', '^lib/etcd/', '^lib/(?!etcd/)'),
+    rule('protowire-imports-nothing', '^lib/protowire/', '^lib/(?!protowire/)'),
+    rule('etcd-imports-nothing', '^lib/etcd/', '^lib/(?!etcd/|protowire/)'),
     rule('machinery-only-api', '^lib/machinery/', '^lib/(?!api/|machinery/)'),
-    rule('codec-only-api-machinery', '^lib/codec/', '^lib/(?!api/|machinery/|codec/)'),
+    rule('codec-only-api-machinery', '^lib/codec/', '^lib/(?!api/|machinery/|protowire/|codec/)'),
     rule('cel-only-api-machinery', '^lib/cel/', '^lib/(?!api/|machinery/|cel/)'),
     rule('signing-only-api', '^lib/signing/', '^lib/(?!api/|signing/)'),
     rule('registry-not-http', '^lib/registry/', '^lib/(apiserver|auth|admission|client|controllers|signing)/'),

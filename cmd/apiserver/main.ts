@@ -216,6 +216,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
           // lets the request's own deadline answer first (a call is not cancelled with it).
           requestTimeoutMs: opts.requestTimeoutMs + etcdCallGraceMs,
           onAvailability: (e) => logAvailability(log, e, startup.hooksFinished),
+          log: log.child({ component: 'etcd' }),
         });
   const storage: Storage & CompactionStore = etcd ?? new MemoryStorage();
   const compactor = startCompactor(storage, {
@@ -230,7 +231,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   // One budget for every watch's unsent bytes: the HTTP streams and the caches' direct etcd watchers.
   const watchBudget = new WatchBudget({ limitBytes: opts.maxWatchUnsentBytes });
   stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
-    cacheOptions: { progressRequestsOrdered, watchBudget },
+    cacheOptions: { progressRequestsOrdered, watchBudget, log: log.child({ component: 'watchcache' }) },
     admission: admission.admission,
     watchCache: opts.watchCache,
     cacheMetrics: (r): WatchCacheMetrics => ({
@@ -305,7 +306,8 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
       },
     ],
   });
-  const cachesStarted = startCaches(stores).catch((err: Error) => log.error({ err: err.message }, 'watch cache failed to start'));
+  const registryLog = log.child({ component: 'registry' });
+  const cachesStarted = startCaches(stores, registryLog).catch((err: Error) => log.error({ err: err.message }, 'watch cache failed to start'));
 
   // One TLS port, ALPN h2 and http/1.1 (upstream's NextProtos); HTTP/1.1 connections get Node's
   // HTTP/1 parser, HTTP/2 sessions upstream's limits, both the TLS handshake bound (secureServing.ts).
@@ -385,7 +387,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
       rbacPolicy.stop();
       admissionPlugins.stop();
       // Closing fails a start still waiting for etcd, so shutdown never waits on an unreachable etcd.
-      await closeCaches(stores);
+      await closeCaches(stores, registryLog);
       await cachesStarted;
       await storage.close();
       if (ephemeralDir) await rm(ephemeralDir, { recursive: true, force: true });

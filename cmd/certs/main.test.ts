@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { certificateFacts, parseCertificates, readKubeconfig } from '../../lib/signing';
+import { loadKubeconfig } from '../../lib/client/kubeconfig';
+import { certificateFacts, parseCertificates } from '../../lib/signing';
 import { parseFlags } from '../flagSet';
 import { writeClusterPki } from './main';
 import { certsFlags, toCertsOptions } from './options';
@@ -36,7 +37,7 @@ describe('svc-certs', () => {
     await expect(fs.access(path.join(dir, 'sa.key'))).resolves.toBeUndefined();
 
     for (const name of ['admin.kubeconfig', 'controller-manager.kubeconfig']) {
-      const kc = await readKubeconfig(path.join(dir, name));
+      const kc = await loadKubeconfig(path.join(dir, name));
       expect(kc.server).toBe('https://apiserver-lb:6443');
     }
 

@@ -6,6 +6,7 @@ import type { Controller } from '../../lib/controllers/controller';
 import { CsrCleanerController } from '../../lib/controllers/csr';
 import { NamespaceController } from '../../lib/controllers/namespaces';
 import { ServiceAccountsController } from '../../lib/controllers/serviceaccounts';
+import type { CsrSigner } from '../../lib/signing/signer';
 import { controllerInitializers, controllerLog, ControllerContext, ControllerInitializer, runControllers } from './controllers';
 import { SharedInformers } from './informers';
 import { ControllerManagerMetrics } from './metrics';
@@ -116,6 +117,18 @@ describe('controllerInitializers', () => {
     expect(informers.for({ group: '', version: 'v1', resource: 'namespaces', namespaced: false })).toBe(informers.for({ group: '', version: 'v1', resource: 'namespaces', namespaced: false }));
     expect(controllerInitializers.csrsigning(ctx)).toEqual({ skipped: 'Skipping CSR signer controller because no csr cert/key was specified' });
     expect(controllerInitializers.csrapproving(ctx)).toMatchObject({ name: 'csrapproving' });
+  });
+
+  test('every queue-driven controller exports its workqueue_* series under its name (csrcleaner polls: no queue)', async () => {
+    const ctx = { ...context([]), informers: new SharedInformers(idleClient), signer: {} as CsrSigner };
+    const queued: ControllerName[] = ['csrsigning', 'csrapproving', 'serviceaccount', 'namespace'];
+    for (const name of [...queued, 'csrcleaner'] as const) expect(controllerInitializers[name](ctx)).toMatchObject({ name });
+    const text = await ctx.metrics.registry.metrics();
+    for (const name of queued) {
+      expect(text).toContain(`workqueue_adds_total{name="${name}"} 0\n`);
+      expect(text).toContain(`workqueue_depth{name="${name}"} 0\n`);
+    }
+    expect(text).not.toContain('name="csrcleaner"');
   });
 
   test('csrcleaner takes its deadlines from the --csr-cleaner-* flags', () => {

@@ -44,9 +44,11 @@ export const controllerInitializers: Readonly<Record<ControllerName, ControllerI
       log: ctx.logFor('csrsigning'),
       signer: ctx.signer,
       metrics: ctx.metrics.csrSigning,
+      queueMetrics: ctx.metrics.workqueue,
     });
   },
-  csrapproving: (ctx) => newCsrController('csrapproving', { client: ctx.client, informer: csrInformer(ctx), clock: ctx.clock, log: ctx.logFor('csrapproving') }),
+  csrapproving: (ctx) =>
+    newCsrController('csrapproving', { client: ctx.client, informer: csrInformer(ctx), clock: ctx.clock, log: ctx.logFor('csrapproving'), queueMetrics: ctx.metrics.workqueue }),
   csrcleaner: (ctx) => newCsrController('csrcleaner', { client: ctx.client, informer: csrInformer(ctx), clock: ctx.clock, log: ctx.logFor('csrcleaner'), ...ctx.options.csrCleaner }),
   serviceaccount: (ctx) =>
     new ServiceAccountsController({

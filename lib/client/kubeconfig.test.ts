@@ -122,6 +122,11 @@ describe('loadKubeconfig', () => {
 
   const bad: Array<{ name: string; doc: unknown; context?: string; message: string }> = [
     { name: 'no context at all', doc: { apiVersion: 'v1', kind: 'Config' }, message: 'invalid configuration: no configuration has been provided' },
+    // The cases of the signer's former reader, as clientcmd words them.
+    { name: 'a document that is not a mapping', doc: '- a\n', message: 'invalid configuration: no configuration has been provided' },
+    { name: 'a current-context that is not listed', doc: 'current-context: x\ncontexts: []\n', message: 'invalid configuration: [context was not found for specified context: x, cluster has no server defined]' },
+    { name: 'a context naming a missing cluster', doc: 'current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\n', message: 'invalid configuration: no configuration has been provided' },
+    { name: 'a cluster with an empty entry', doc: 'current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\nclusters: [{name: c, cluster: {}}]\n', message: 'invalid configuration: no configuration has been provided' },
     { name: 'an unknown context', doc: doc(), context: 'nope', message: 'invalid configuration: [context was not found for specified context: nope, cluster has no server defined]' },
     { name: 'a cluster without server', doc: doc({ 'current-context': 'noserver' }), message: 'invalid configuration: no server found for cluster "noserver"' },
     {

@@ -15,6 +15,7 @@ import { maxProcessedNesting, nestsDeeperThan } from '../machinery/nesting';
 import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName, goStructType, goTypeOf } from './goTypes';
+import { goZero } from './goZero';
 
 export interface TreeDecodeResult {
   /** The decoded object (meaningful only when `error` is absent). */
@@ -149,7 +150,7 @@ class TreeDecoder {
   /** Decodes one value; `element` marks array items and map values, where null means the zero value. */
   value(n: GoJsonNode, f: FieldSchema, existing: unknown, ctx: Ctx, element: boolean): Outcome {
     if (n.kind === 'null') {
-      if (element) return existing !== undefined ? existing : zeroOf(f);
+      if (element) return existing !== undefined ? existing : goZero(f);
       // Go leaves non-pointer scalars and structs alone and nils pointers, slices and maps.
       if (f.type === 'string' && !f.format) return KEEP;
       if (f.type === 'object' && f.alwaysEmit) return KEEP;
@@ -191,7 +192,7 @@ class TreeDecoder {
         const out: unknown[] = [];
         n.items.forEach((item, i) => {
           const r = this.value(item, f.items, prev[i], ctx.index(i), true);
-          out.push(r === KEEP || r === DELETE ? (prev[i] !== undefined ? prev[i] : zeroOf(f.items)) : r);
+          out.push(r === KEEP || r === DELETE ? (prev[i] !== undefined ? prev[i] : goZero(f.items)) : r);
         });
         return out;
       }
@@ -204,7 +205,7 @@ class TreeDecoder {
           seen.add(k);
           // Each map value starts from zero (Go reuses one zeroed element), so no merging here.
           const r = this.value(v, f.values, undefined, ctx.key(k), true);
-          setOwn(out, k, r === KEEP || r === DELETE ? zeroOf(f.values) : r);
+          setOwn(out, k, r === KEEP || r === DELETE ? goZero(f.values) : r);
         }
         return out;
       }
@@ -228,22 +229,6 @@ class TreeDecoder {
       if (e instanceof TimeParseError) throw new Fatal(e.message);
       throw e;
     }
-  }
-}
-
-/** The Go zero value of an element type, as it encodes (nil slices and maps are null). */
-export function zeroOf(f: FieldSchema): unknown {
-  switch (f.type) {
-    case 'string':
-      return f.format ? null : '';
-    case 'integer':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'object':
-      return {};
-    default:
-      return null;
   }
 }
 

@@ -9,9 +9,9 @@ import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { GoJsonScanner } from '../machinery/goJson';
 import type { JsonValue } from '../machinery/jsonValue';
 import { setOwn, shareableJson } from '../machinery/jsonValue';
-import { zeroOf } from './decodeTree';
 import { decodeGoBase64 } from './goBase64';
 import { canonicalMicroTime, canonicalTime } from './goTime';
+import { goZero } from './goZero';
 
 /** Thrown inside to give up; never escapes decodeTyped. */
 const giveUp = Symbol('give up');
@@ -140,7 +140,7 @@ class TypedReader extends GoJsonScanner {
   private element(f: FieldSchema): unknown {
     if (this.peek() !== 0x6e) return this.value(f);
     this.literal('null');
-    return zeroOf(f);
+    return goZero(f);
   }
 
   /** An array's items, `[` current; read(), positioned at each item, gives its value. */

@@ -16,6 +16,7 @@ import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { isShareableJson, setOwn } from '../machinery/jsonValue';
 import { sortSmall } from '../machinery/sortSmall';
 import { canonicalMicroTime, canonicalTime, microTimeOf } from './goTime';
+import { emittedZero } from './goZero';
 
 /** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
 const zeroIsEmpty = new Set([`${P.meta}.ObjectMeta.generation`, `${P.meta}.Status.code`, `${P.meta}.StatusDetails.retryAfterSeconds`]);
@@ -76,23 +77,9 @@ function clonePlain(v: unknown): unknown {
   return v;
 }
 
+/** An absent field without omitempty: structs are written with their own fields filled. */
 function zeroValue(f: FieldSchema): unknown {
-  switch (f.type) {
-    case 'string':
-      return f.format ? null : '';
-    case 'integer':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'object':
-      return struct({}, f.ref());
-    case 'array':
-      return [];
-    case 'map':
-      return {};
-    case 'any':
-      return null;
-  }
+  return f.type === 'object' ? struct({}, f.ref()) : emittedZero(f);
 }
 
 /** A list item or map value: null stays null, everything else is normalized in place. */

@@ -14,7 +14,8 @@ import {
   encodeProtobufObject,
   ProtobufError,
 } from './protobuf';
-import { WireReader, WireWriter } from './protobufWire';
+import { ProtoReader } from '../protowire/reader';
+import { ProtoWriter } from '../protowire/writer';
 
 const hex = (h: string): Buffer => Buffer.from(h.replace(/[^0-9a-f]/gi, ''), 'hex');
 const gvkOf = (r: ResourceInfo): DecodeOptions['gvk'] => ({ group: r.group, version: r.version, kind: r.kind });
@@ -180,7 +181,7 @@ describe('protobuf: round trips (JSON → protobuf → JSON)', () => {
       fields: { type: s.string({ protobuf: 1 }), status: s.string({ protobuf: 2 }), lastTransitionTime: s.time({ protobuf: 4 }) },
     }));
     const secs = Math.floor(Date.parse('2026-01-10T08:00:00Z') / 1000);
-    const w = new WireWriter();
+    const w = new ProtoWriter();
     w.varint(1, secs);
     w.varint(2, 0);
     expect(Buffer.from(bytes).toString('hex')).toBe(`0a0154120153${'22'}${w.length.toString(16).padStart(2, '0')}${Buffer.from(w.finish()).toString('hex')}`);
@@ -216,14 +217,14 @@ describe('protobuf: wire details', () => {
   });
 
   it('truncates int32 like Go and reads int64 beyond 2^53 as the nearest number', () => {
-    const w = new WireWriter();
+    const w = new ProtoWriter();
     w.varint(1, 2n ** 32n + 7n);
     w.varint(2, 2n ** 62n + 1n);
     expect(decodeProtobufObject(w.finish(), Probe)).toEqual({ i32: 7, i64: 2 ** 62 });
   });
 
   it('reads packed and unpacked repeated varints, mixed', () => {
-    const w = new WireWriter();
+    const w = new ProtoWriter();
     w.varint(4, 1);
     w.bytes(4, Uint8Array.of(0x02, 0xac, 0x02)); // packed 2, 300
     w.varint(4, 3);
@@ -232,11 +233,11 @@ describe('protobuf: wire details', () => {
   });
 
   it('skips unknown fields of every wire type, groups included', () => {
-    const w = new WireWriter();
+    const w = new ProtoWriter();
     w.varint(99, 12345);
     w.tag(98, 1);
     const fixed64 = [1, 2, 3, 4, 5, 6, 7, 8];
-    const w2 = new WireWriter();
+    const w2 = new ProtoWriter();
     w2.string(7, 'kept');
     const tail = w2.finish();
     const bytes = Uint8Array.from([
@@ -254,7 +255,7 @@ describe('protobuf: wire details', () => {
   });
 
   it('merges a message field seen twice; the last scalar wins', () => {
-    const w = new WireWriter();
+    const w = new ProtoWriter();
     w.bytes(5, encodeProtobufObject({ a: 'x' }, Inner));
     w.bytes(5, encodeProtobufObject({ b: 2 }, Inner));
     w.string(7, 'one');
@@ -265,33 +266,33 @@ describe('protobuf: wire details', () => {
   it('maps: message values, missing keys and values, duplicate keys', () => {
     const obj = { byName: { k: { a: 'v', b: 1 }, e: {} } };
     expect(decodeProtobufObject(encodeProtobufObject(obj, Probe), Probe)).toEqual(obj);
-    const w = new WireWriter();
+    const w = new ProtoWriter();
     w.bytes(6, Uint8Array.of()); // entry without key or value
-    const e = new WireWriter();
+    const e = new ProtoWriter();
     e.string(1, 'd');
     w.bytes(6, e.finish());
     w.bytes(6, e.finish());
     expect(decodeProtobufObject(w.finish(), Probe)).toEqual({ byName: { '': {}, d: {} } });
     // map<string, ExtraValue>: an entry without value is an empty list
-    const spec = new WireWriter();
+    const spec = new ProtoWriter();
     spec.bytes(6, e.finish());
     expect(decodeProtobufObject(spec.finish(), CertificateSigningRequestSchema.fields.spec.ref())).toEqual({ extra: { d: [] } });
   });
 
   it('reads an empty bytes field as "" and FieldsV1 without Raw as null', () => {
-    const w = new WireWriter();
+    const w = new ProtoWriter();
     w.bytes(1, new Uint8Array(0));
     expect(decodeProtobufObject(w.finish(), CertificateSigningRequestSchema.fields.spec.ref())).toEqual({ request: '' });
-    const mf = new WireWriter();
+    const mf = new ProtoWriter();
     mf.bytes(7, new Uint8Array(0));
     expect(decodeProtobufObject(mf.finish(), ManagedFieldsEntrySchema)).toEqual({ fieldsV1: null });
   });
 
   it('refuses FieldsV1 nested deeper than the store can copy', () => {
     const fieldsV1 = (depth: number): Uint8Array => {
-      const raw = new WireWriter();
+      const raw = new ProtoWriter();
       raw.bytes(1, Buffer.from(`${'['.repeat(depth)}${']'.repeat(depth)}`));
-      const mf = new WireWriter();
+      const mf = new ProtoWriter();
       mf.bytes(7, raw.finish());
       return mf.finish();
     };
@@ -300,16 +301,16 @@ describe('protobuf: wire details', () => {
     expect(() => decodeProtobufObject(fieldsV1(20_000), ManagedFieldsEntrySchema)).toThrow('invalid JSON in FieldsV1');
   });
 
-  it('WireReader reads what WireWriter writes', () => {
-    const w = new WireWriter();
+  it('ProtoReader reads what ProtoWriter writes', () => {
+    const w = new ProtoWriter();
     w.varint(1, -1);
     w.string(2, 'hé');
-    const r = new WireReader(w.finish());
-    expect(r.tag('M')).toEqual({ field: 1, wireType: 0 });
+    const r = new ProtoReader(w.finish());
+    expect(r.key('M')).toEqual({ field: 1, wireType: 0 });
     expect(r.uvarint()).toBe(2n ** 64n - 1n);
-    expect(r.tag('M')).toEqual({ field: 2, wireType: 2 });
+    expect(r.key('M')).toEqual({ field: 2, wireType: 2 });
     expect(Buffer.from(r.bytes()).toString('utf8')).toBe('hé');
-    expect(r.done()).toBe(true);
+    expect(r.done).toBe(true);
   });
 });
 

@@ -19,10 +19,12 @@ import { BodyChunks } from './bodyChunks';
 import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName } from './goTypes';
+import { protobufMapValueZero } from './goZero';
 import { compareCodePoints } from './normalize';
-import { ProtobufError, WireReader, WireType, WireWriter } from './protobufWire';
+import { ProtobufError, ProtoReader, WireType } from '../protowire/reader';
+import { ProtoWriter } from '../protowire/writer';
 
-export { ProtobufError } from './protobufWire';
+export { ProtobufError } from '../protowire/reader';
 
 /** The 4-byte prefix of every Protobuf body ("k8s\0"). */
 export const protobufMagic: Uint8Array = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
@@ -84,12 +86,12 @@ function varintValue(v: bigint, f: FieldSchema): number | boolean {
 /** metav1.Time.Unmarshal: empty → zero time (JSON null); otherwise whole seconds. */
 function decodeTime(bytes: Uint8Array, micro: boolean): string | null {
   if (bytes.length === 0) return null;
-  const r = new WireReader(bytes);
+  const r = new ProtoReader(bytes);
   let seconds = 0n;
   let nanos = 0;
-  while (!r.done()) {
+  while (!r.done) {
     const start = r.pos;
-    const { field, wireType } = r.tag('Timestamp');
+    const { field, wireType } = r.key('Timestamp');
     if (field === 1 || field === 2) {
       if (wireType !== WireType.varint) throw wrongWireType(wireType, field === 1 ? 'Seconds' : 'Nanos');
       const v = r.uvarint();
@@ -109,11 +111,11 @@ function decodeTime(bytes: Uint8Array, micro: boolean): string | null {
 
 /** FieldsV1 {1: Raw}: the raw JSON tree; nil Raw is JSON null. */
 function decodeFieldsV1(bytes: Uint8Array): unknown {
-  const r = new WireReader(bytes);
+  const r = new ProtoReader(bytes);
   let raw: Uint8Array | undefined;
-  while (!r.done()) {
+  while (!r.done) {
     const start = r.pos;
-    const { field, wireType } = r.tag('FieldsV1');
+    const { field, wireType } = r.key('FieldsV1');
     if (field === 1) {
       if (wireType !== WireType.bytes) throw wrongWireType(wireType, 'Raw');
       raw = r.bytes();
@@ -141,32 +143,32 @@ function decodeFieldsV1(bytes: Uint8Array): unknown {
 /** A wrapper message {1: repeated items} (ExtraValue) for a map value that is a list. */
 function decodeWrapper(bytes: Uint8Array, items: FieldSchema): unknown[] {
   const out: unknown[] = [];
-  decodeRepeatedInto(new WireReader(bytes), 'ExtraValue', 1, 'Items', items, out);
+  decodeRepeatedInto(new ProtoReader(bytes), 'ExtraValue', 1, 'Items', items, out);
   return out;
 }
 
 /** Reads the messages of a wrapper-like body: only field `num` counts, as a repeated field. */
-function decodeRepeatedInto(r: WireReader, message: string, num: number, goName: string, items: FieldSchema, out: unknown[]): void {
-  while (!r.done()) {
+function decodeRepeatedInto(r: ProtoReader, message: string, num: number, goName: string, items: FieldSchema, out: unknown[]): void {
+  while (!r.done) {
     const start = r.pos;
-    const { field, wireType } = r.tag(message);
+    const { field, wireType } = r.key(message);
     if (field === num) readRepeated(r, wireType, items, goName, out);
     else r.skipFrom(start);
   }
 }
 
 /** One occurrence of a repeated field: a single element, or a packed run of varints. */
-function readRepeated(r: WireReader, wireType: number, items: FieldSchema, goName: string, out: unknown[]): void {
+function readRepeated(r: ProtoReader, wireType: number, items: FieldSchema, goName: string, out: unknown[]): void {
   if (isVarintType(items) && wireType === WireType.bytes) {
-    const packed = r.message();
-    while (!packed.done()) out.push(varintValue(packed.uvarint(), items));
+    const packed = r.nested();
+    while (!packed.done) out.push(varintValue(packed.uvarint(), items));
     return;
   }
   out.push(readElement(r, wireType, items, goName, undefined));
 }
 
 /** One value of type `f` at the reader's position (after its key). */
-function readElement(r: WireReader, wireType: number, f: FieldSchema, goName: string, existing: unknown): unknown {
+function readElement(r: ProtoReader, wireType: number, f: FieldSchema, goName: string, existing: unknown): unknown {
   if (isVarintType(f)) {
     if (wireType !== WireType.varint) throw wrongWireType(wireType, goName);
     return varintValue(r.uvarint(), f);
@@ -180,7 +182,7 @@ function readElement(r: WireReader, wireType: number, f: FieldSchema, goName: st
       return utf8.decode(bytes);
     case 'object':
       // A message field seen twice merges, as proto does.
-      return decodeMessage(new WireReader(bytes), f.ref(), isPlainObject(existing) ? existing : {});
+      return decodeMessage(new ProtoReader(bytes), f.ref(), isPlainObject(existing) ? existing : {});
     case 'array':
       return decodeWrapper(bytes, f.items);
     case 'any':
@@ -192,32 +194,14 @@ function readElement(r: WireReader, wireType: number, f: FieldSchema, goName: st
   throw new ProtobufError(`proto: ${goName}: unsupported field type`);
 }
 
-/** The Go zero value of a map value the entry left out. */
-function zeroElement(f: FieldSchema): unknown {
-  switch (f.type) {
-    case 'string':
-      return f.format === 'date-time' ? null : '';
-    case 'integer':
-      return 0;
-    case 'boolean':
-      return false;
-    case 'object':
-      return {};
-    case 'array':
-      return [];
-    default:
-      return null;
-  }
-}
-
-function readMapEntry(r: WireReader, f: Extract<FieldSchema, { type: 'map' }>, goName: string, into: Record<string, unknown>): void {
-  const e = r.message();
+function readMapEntry(r: ProtoReader, f: Extract<FieldSchema, { type: 'map' }>, goName: string, into: Record<string, unknown>): void {
+  const e = r.nested();
   let key = '';
   let value: unknown;
   let seen = false;
-  while (!e.done()) {
+  while (!e.done) {
     const start = e.pos;
-    const { field, wireType } = e.tag(goName);
+    const { field, wireType } = e.key(goName);
     if (field === 1) {
       if (wireType !== WireType.bytes) throw wrongWireType(wireType, 'key');
       key = utf8.decode(e.bytes());
@@ -228,21 +212,21 @@ function readMapEntry(r: WireReader, f: Extract<FieldSchema, { type: 'map' }>, g
       e.skipFrom(start);
     }
   }
-  setOwn(into, key, seen ? value : zeroElement(f.values));
+  setOwn(into, key, seen ? value : protobufMapValueZero(f.values));
 }
 
-function decodeMessage(r: WireReader, schema: ObjectSchema, into: Record<string, unknown>): Record<string, unknown> {
+function decodeMessage(r: ProtoReader, schema: ObjectSchema, into: Record<string, unknown>): Record<string, unknown> {
   const fields = byNumber(schema);
   const message = goStructName(schema);
-  while (!r.done()) {
+  while (!r.done) {
     const start = r.pos;
-    const { field, wireType } = r.tag(message);
+    const { field, wireType } = r.key(message);
     const embed = schema.protobufEmbedded?.find((e) => e.protobuf === field);
     if (embed) {
       // An inline-embedded struct: its fields land in this object, as in JSON.
       const inner = embed.schema();
       if (wireType !== WireType.bytes) throw wrongWireType(wireType, goStructName(inner));
-      decodeMessage(new WireReader(r.bytes()), inner, into);
+      decodeMessage(new ProtoReader(r.bytes()), inner, into);
       continue;
     }
     const entry = fields.get(field);
@@ -270,7 +254,7 @@ function decodeMessage(r: WireReader, schema: ObjectSchema, into: Record<string,
 
 /** Decodes an object message (the envelope's `raw`) into its JSON shape; throws ProtobufError. */
 export function decodeProtobufObject(bytes: Uint8Array, schema: ObjectSchema): Record<string, unknown> {
-  return decodeMessage(new WireReader(bytes), schema, {});
+  return decodeMessage(new ProtoReader(bytes), schema, {});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -305,7 +289,7 @@ function parsedTime(v: string, path: string, micro: boolean): { seconds: number;
 }
 
 /** A Time/MicroTime message {1: seconds, 2: nanos}; the zero time is an empty message. */
-function writeTime(w: WireWriter, num: number, v: unknown, path: string, micro: boolean): void {
+function writeTime(w: ProtoWriter, num: number, v: unknown, path: string, micro: boolean): void {
   const m = w.begin(num);
   if (v !== null && v !== undefined && v !== '') {
     let t: { seconds: number; nanos: number };
@@ -341,7 +325,7 @@ function integerValue(v: unknown, f: FieldSchema, path: string): number | bigint
 }
 
 /** Writes one value of type `f` as field `num` (an array value becomes a wrapper message). */
-function writeElement(w: WireWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
+function writeElement(w: ProtoWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
   switch (f.type) {
     case 'string':
       if (f.format === 'date-time') return writeTime(w, num, v, path, f.micro === true);
@@ -387,7 +371,7 @@ function writeElement(w: WireWriter, num: number, f: FieldSchema, v: unknown, pa
   }
 }
 
-function writeField(w: WireWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
+function writeField(w: ProtoWriter, num: number, f: FieldSchema, v: unknown, path: string): void {
   if (v === undefined) return;
   switch (f.type) {
     case 'array':
@@ -427,7 +411,7 @@ type Splices = Array<{ at: number; bytes: Uint8Array }>;
  * and length are written, its bytes recorded in `splices` to be placed there. Only at the top
  * level: no enclosing length has to count them.
  */
-function writeSplicedField(w: WireWriter, num: number, f: Extract<FieldSchema, { type: 'array' }>, v: unknown[], path: string, splices: Splices): void {
+function writeSplicedField(w: ProtoWriter, num: number, f: Extract<FieldSchema, { type: 'array' }>, v: unknown[], path: string, splices: Splices): void {
   const schema = f.items.type === 'object' ? f.items.ref() : undefined;
   for (let i = 0; i < v.length; i++) {
     const e = v[i];
@@ -440,7 +424,7 @@ function writeSplicedField(w: WireWriter, num: number, f: Extract<FieldSchema, {
   }
 }
 
-function writeMessage(w: WireWriter, obj: Record<string, unknown>, schema: ObjectSchema, path: string, splices?: Splices): void {
+function writeMessage(w: ProtoWriter, obj: Record<string, unknown>, schema: ObjectSchema, path: string, splices?: Splices): void {
   const embeds = schema.protobufEmbedded ?? [];
   let next = 0;
   // Inline-embedded structs are non-pointer messages: always written, in field-number order.
@@ -488,7 +472,7 @@ export function encodedMessage(obj: Record<string, unknown>, schema: ObjectSchem
 const sharedMessages = new WeakMap<object, { schema: ObjectSchema; bytes: Uint8Array }>();
 
 function encodeMessage(obj: Record<string, unknown>, schema: ObjectSchema, path: string): Uint8Array {
-  const w = new WireWriter();
+  const w = new ProtoWriter();
   writeMessage(w, obj, schema, path);
   return w.finish();
 }
@@ -511,11 +495,11 @@ export interface ProtobufEnvelope {
 }
 
 function decodeTypeMeta(bytes: Uint8Array): { apiVersion: string; kind: string } {
-  const r = new WireReader(bytes);
+  const r = new ProtoReader(bytes);
   const out = { apiVersion: '', kind: '' };
-  while (!r.done()) {
+  while (!r.done) {
     const start = r.pos;
-    const { field, wireType } = r.tag('TypeMeta');
+    const { field, wireType } = r.key('TypeMeta');
     if (field === 1 || field === 2) {
       if (wireType !== WireType.bytes) throw wrongWireType(wireType, field === 1 ? 'APIVersion' : 'Kind');
       const s = utf8.decode(r.bytes());
@@ -540,12 +524,12 @@ export function decodeProtobufEnvelope(body: Uint8Array): ProtobufEnvelope {
     throw new ProtobufError(`provided data does not appear to be a protobuf message, expected prefix [${[...protobufMagic].join(' ')}]`);
   }
   if (body.length === n) throw new ProtobufError('empty body');
-  const r = new WireReader(body, n);
+  const r = new ProtoReader(body, n);
   const out: ProtobufEnvelope = { apiVersion: '', kind: '', raw: new Uint8Array(0), contentType: '' };
   let contentEncoding = '';
-  while (!r.done()) {
+  while (!r.done) {
     const start = r.pos;
-    const { field, wireType } = r.tag('Unknown');
+    const { field, wireType } = r.key('Unknown');
     const names: Record<number, string> = { 1: 'TypeMeta', 2: 'Raw', 3: 'ContentEncoding', 4: 'ContentType' };
     if (!names[field]) {
       r.skipFrom(start);
@@ -564,17 +548,17 @@ export function decodeProtobufEnvelope(body: Uint8Array): ProtobufEnvelope {
 
 /** The envelope's bytes before a `raw` of rawLength bytes (magic included) and after it. */
 function envelopeAround(apiVersion: string, kind: string, rawLength: number): { head: Uint8Array; tail: Uint8Array } {
-  const tm = new WireWriter();
+  const tm = new ProtoWriter();
   tm.string(1, apiVersion);
   tm.string(2, kind);
-  const w = new WireWriter();
+  const w = new ProtoWriter();
   w.bytes(1, tm.finish());
   w.bytesHeader(2, rawLength);
   const h = w.finish();
   const head = new Uint8Array(protobufMagic.length + h.length);
   head.set(protobufMagic, 0);
   head.set(h, protobufMagic.length);
-  const tail = new WireWriter();
+  const tail = new ProtoWriter();
   tail.string(3, '');
   tail.string(4, '');
   return { head, tail: tail.finish() };
@@ -598,7 +582,7 @@ export function encodeProtobufEnvelope(apiVersion: string, kind: string, raw: Ui
  * each item's length is its kept bytes', the message's the sum of its pieces.
  */
 export function encodeProtobufChunks(obj: Record<string, unknown>, schema: ObjectSchema, apiVersion: string, kind: string): BodyChunks {
-  const w = new WireWriter();
+  const w = new ProtoWriter();
   const splices: Splices = [];
   writeMessage(w, obj, schema, '', splices);
   const written = w.finish();

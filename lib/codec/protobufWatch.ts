@@ -2,13 +2,14 @@
 // big-endian length, then a raw metav1.WatchEvent message {1: type, 2: RawExtension{1: raw}}
 // with no magic or Unknown envelope around it; `raw` is the object's complete Protobuf body
 // (magic + Unknown), as upstream's stream serializer embeds it.
-import { WireReader, WireType, WireWriter, ProtobufError } from './protobufWire';
+import { ProtobufError, ProtoReader, WireType } from '../protowire/reader';
+import { ProtoWriter } from '../protowire/writer';
 
 /** One frame: length prefix + WatchEvent. */
 export function protobufWatchFrame(type: string, objectBody: Uint8Array): Uint8Array {
-  const raw = new WireWriter();
+  const raw = new ProtoWriter();
   raw.bytes(1, objectBody);
-  const ev = new WireWriter();
+  const ev = new ProtoWriter();
   ev.string(1, type);
   ev.bytes(2, raw.finish());
   const msg = ev.finish();
@@ -28,11 +29,11 @@ const utf8 = new TextDecoder('utf-8');
 
 /** Reads one WatchEvent message (a frame without its length prefix). */
 export function decodeProtobufWatchEvent(msg: Uint8Array): ProtobufWatchEvent {
-  const r = new WireReader(msg);
+  const r = new ProtoReader(msg);
   const out: ProtobufWatchEvent = { type: '', raw: new Uint8Array(0) };
-  while (!r.done()) {
+  while (!r.done) {
     const start = r.pos;
-    const { field, wireType } = r.tag('WatchEvent');
+    const { field, wireType } = r.key('WatchEvent');
     if (field !== 1 && field !== 2) {
       r.skipFrom(start);
       continue;
@@ -42,10 +43,10 @@ export function decodeProtobufWatchEvent(msg: Uint8Array): ProtobufWatchEvent {
       out.type = utf8.decode(r.bytes());
       continue;
     }
-    const ext = r.message();
-    while (!ext.done()) {
+    const ext = r.nested();
+    while (!ext.done) {
       const s = ext.pos;
-      const t = ext.tag('RawExtension');
+      const t = ext.key('RawExtension');
       if (t.field === 1 && t.wireType === WireType.bytes) out.raw = ext.bytes();
       else ext.skipFrom(s);
     }

@@ -8,6 +8,7 @@ import { Etcd3Storage } from './etcd3';
 import { UnavailableError } from './storage';
 import { describeStorageContract } from './testing/contract';
 import { EtcdServer, startEtcd } from './testing/etcdServer';
+import { logRecords } from './testing/logRecords';
 import { recordWatch } from './testing/watchRecorder';
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s));
@@ -199,17 +200,23 @@ describe('Etcd3Storage against a real etcd', () => {
   test('close() leaves nothing that keeps the process alive (checked in a child process)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'etcd3-exit-'));
     try {
-      // Compile this folder's library files (and wire/) to CommonJS for a plain node child.
-      for (const sub of ['', 'wire']) {
-        mkdirSync(join(dir, 'lib', sub), { recursive: true });
-        for (const f of readdirSync(join(__dirname, sub))) {
+      // Compile this folder's library files (and wire/, and the lib/protowire they import, at the
+      // same relative place) to CommonJS for a plain node child.
+      const folders: [string, string][] = [
+        [__dirname, join(dir, 'lib')],
+        [join(__dirname, 'wire'), join(dir, 'lib', 'wire')],
+        [join(__dirname, '..', 'protowire'), join(dir, 'protowire')],
+      ];
+      for (const [from, to] of folders) {
+        mkdirSync(to, { recursive: true });
+        for (const f of readdirSync(from)) {
           if (!f.endsWith('.ts') || f.endsWith('.test.ts')) continue;
-          const out = transformFileSync(join(__dirname, sub, f), {
+          const out = transformFileSync(join(from, f), {
             jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
             module: { type: 'commonjs' },
             sourceMaps: false,
           });
-          writeFileSync(join(dir, 'lib', sub, f.replace(/\.ts$/, '.js')), out.code);
+          writeFileSync(join(to, f.replace(/\.ts$/, '.js')), out.code);
         }
       }
       const dead = `http://127.0.0.1:${await unusedPort()}`;
@@ -263,4 +270,26 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('debug records (component=etcd)', () => {
+  test('a watch that runs into a compaction is logged at debug level', async () => {
+    const { log, withMessage } = logRecords('etcd');
+    const s = new Etcd3Storage({ endpoints: [etcd.endpoint], log });
+    try {
+      const key = `/compact-log-${Date.now()}`;
+      const v1 = await s.create(key, enc('1'));
+      const v2 = await s.guaranteedUpdate(key, () => enc('2'));
+      await s.compact(v2.modRevision);
+      const w = recordWatch(s, key, { startRevision: v1.modRevision, prefix: false });
+      await w.waitFor(() => w.error !== undefined);
+      w.close();
+      await new Promise((r) => setImmediate(r));
+      expect(withMessage('etcd watch ran into a compaction')).toEqual([
+        expect.objectContaining({ level: 20, component: 'etcd', key, fromRevision: v1.modRevision, compactRevision: v2.modRevision }),
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 // Storage over etcd's gRPC API (DESIGN.md §2.8, §2b): KV.Range / Txn / Compact for reads and
 // compare-and-swap writes, one multiplexed Watch stream for watches (etcd3Watch.ts).
+import type { Logger } from 'pino';
 import type { AvailabilityEvent, EtcdAvailability } from './availability';
 import { EndpointPool, isCompactedError, isFutureRevisionError, TlsOptions, toStorageError } from './etcd3Pool';
 import {
@@ -44,6 +45,11 @@ export interface Etcd3StorageOptions {
   observe?: (operation: string, key: string, seconds: number) => void;
   /** Called once when etcd becomes unreachable (no endpoint connects) and once when it is back. */
   onAvailability?: (e: AvailabilityEvent) => void;
+  /**
+   * Debug records of connections lost and made again, watch streams resumed and compactions a
+   * watch ran into (a child logger with component=etcd, from the entry point); none without one.
+   */
+  log?: Logger;
 }
 
 type Operation = 'get' | 'list' | 'create' | 'update' | 'delete' | 'compact' | 'currentRevision';
@@ -57,8 +63,8 @@ export class Etcd3Storage implements Storage, CompactionStore {
   private readonly observeFn: Etcd3StorageOptions['observe'];
 
   constructor(opts: Etcd3StorageOptions) {
-    this.pool = new EndpointPool(opts.endpoints, opts.requestTimeoutMs ?? 10_000, opts.tls, opts.onAvailability);
-    this.mux = new WatchMux(this.pool);
+    this.pool = new EndpointPool(opts.endpoints, opts.requestTimeoutMs ?? 10_000, opts.tls, opts.onAvailability, opts.log);
+    this.mux = new WatchMux(this.pool, opts.log);
     this.observeFn = opts.observe;
   }
 

@@ -2,7 +2,8 @@
 // wire/http2Connection.ts), unary calls sent to a READY endpoint round-robin, failover and
 // short-backoff retries, and the mapping of transport failures to UnavailableError. No circuit
 // breaker: every call tries again.
-import { EtcdAvailability, type AvailabilityEvent } from './availability';
+import type { Logger } from 'pino';
+import { EtcdAvailability, type AvailabilityEvent, type ConnectionReport } from './availability';
 import { Backoff, sleep } from './backoff';
 import { chooseEndpoint, type EndpointView } from './endpointChoice';
 import { StorageError, UnavailableError } from './storage';
@@ -42,6 +43,7 @@ export class EndpointPool {
     private readonly requestTimeoutMs: number,
     tls?: TlsOptions,
     onAvailability?: (e: AvailabilityEvent) => void,
+    log?: Logger,
   ) {
     if (urls.length === 0) throw new Error('etcd: no endpoints configured');
     const availability = (this.availability = new EtcdAvailability(urls, onAvailability));
@@ -51,7 +53,12 @@ export class EndpointPool {
       if (!secure && u.protocol !== 'http:') throw new Error(`etcd endpoint ${url}: scheme must be http or https`);
       // Reconnect backoff 100 ms → 2 s (a restarted etcd is used again within 2 s); keepalive
       // 10 s + 5 s (a cut-off member is given up within 15 s; etcd allows a ping every 5 s).
-      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined, report: (r) => availability.report(url, r) });
+      const report = (r: ConnectionReport): void => {
+        if (r.ready) log?.debug({ endpoint: url }, 'etcd connection ready');
+        else log?.debug({ endpoint: url, err: r.error, attempted: r.attempted }, r.attempted ? 'etcd connection attempt failed' : 'etcd connection lost, reconnecting');
+        availability.report(url, r);
+      };
+      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined, report });
       return { url, conn, inflight: new Set<{ since: number }>() };
     });
   }

@@ -9,6 +9,7 @@
 // requestProgress() answers arrive as one broadcast (watch id -1) which etcd before 3.4.25/3.5.8
 // may send ahead of events still queued for a catching-up watch; we pass it to onProgress but
 // never resume from it, so event delivery stays exactly-once even then.
+import type { Logger } from 'pino';
 import { Backoff } from './backoff';
 import { EventType, ProtoEvent, WatchRequest, WatchResponse } from './etcd3Proto';
 import { EndpointPool } from './etcd3Pool';
@@ -44,7 +45,10 @@ export class WatchMux {
   /** Streams opened, for tests and diagnostics. */
   streamsOpened = 0;
 
-  constructor(private readonly pool: EndpointPool) {}
+  constructor(
+    private readonly pool: EndpointPool,
+    private readonly log?: Logger,
+  ) {}
 
   watch(key: string, opts: WatchOptions, handlers: WatchHandlers): Watch {
     const keyBytes = Buffer.from(key, 'utf8');
@@ -134,10 +138,12 @@ export class WatchMux {
   private scheduleReconnect(): void {
     for (const w of this.watches.values()) w.created = false;
     if (this.closed || this.watches.size === 0 || this.reconnectTimer) return;
+    const delayMs = this.backoff.next();
+    this.log?.debug({ watches: this.watches.size, delayMs }, 'etcd watch stream ended, resuming on a new one');
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.open();
-    }, this.backoff.next());
+    }, delayMs);
   }
 
   private sendCreate(w: WatchState): void {
@@ -169,6 +175,7 @@ export class WatchMux {
       if (w.nextRevision === 0) w.nextRevision = revision + 1;
     }
     if (res.compact_revision > 0) {
+      this.log?.debug({ key: w.key, fromRevision: w.nextRevision, compactRevision: res.compact_revision }, 'etcd watch ran into a compaction');
       this.fail(w, new CompactedError(w.nextRevision, res.compact_revision));
       return;
     }

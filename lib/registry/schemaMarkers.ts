@@ -9,6 +9,7 @@
 // Markers sit on object fields reached through objects; a marker inside a list or map item would
 // need an index or key to enforce, and is refused when the schema is first read.
 import type { ApiObject, FieldSchema, ImmutableRule, ObjectSchema } from '../api';
+import { goZero } from '../codec/goZero';
 import { deepEqual } from '../machinery/deepEqual';
 import { fieldErr, type FieldError } from '../machinery/fieldErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
@@ -105,26 +106,13 @@ function keepStored(obj: ApiObject, old: ApiObject, path: readonly string[]): vo
   parent[path[path.length - 1]] = structuredClone(stored);
 }
 
-function zeroOf(field: FieldSchema | undefined): unknown {
-  switch (field?.type) {
-    case 'string':
-      return '';
-    case 'integer':
-      return 0;
-    case 'boolean':
-      return false;
-    default:
-      return null;
-  }
-}
-
 /** The value as upstream's internal Go struct (rule.goStruct), for comparing and printing. */
 function asGoStruct(value: unknown, field: FieldSchema, goStruct: Readonly<Record<string, string>>): Record<string, unknown> {
   const fields = field.type === 'object' ? field.ref().fields : {};
   const out: Record<string, unknown> = {};
   for (const [json, go] of Object.entries(goStruct)) {
     const v = isTree(value) ? value[json] : undefined;
-    out[go] = v ?? zeroOf(fields[json]);
+    out[go] = v ?? (json in fields ? goZero(fields[json]) : null);
   }
   return out;
 }

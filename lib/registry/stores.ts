@@ -1,4 +1,5 @@
 // Builds one generic store per registered strategy over a shared storage.
+import type { Logger } from 'pino';
 import type { Namespace } from '../api';
 import type { Storage } from '../etcd/storage';
 import { isApiError } from '../machinery/errors';
@@ -40,13 +41,21 @@ export function createStores(storage: Storage, strategies: readonly Strategy[], 
   });
 }
 
-/** Starts every store's watch cache (reads go to etcd until a cache is ready). */
-export async function startCaches(stores: readonly GenericStore[]): Promise<void> {
+/**
+ * Starts every store's watch cache (reads go to etcd until a cache is ready). `log`: debug
+ * records (a child logger with component=registry, from the entry point).
+ */
+export async function startCaches(stores: readonly GenericStore[], log?: Logger): Promise<void> {
+  const caches = stores.filter((s) => s.cache).length;
+  log?.debug({ caches }, 'starting watch caches');
+  const since = Date.now();
   await Promise.all(stores.map((s) => s.cache?.start()));
+  log?.debug({ caches, ms: Date.now() - since }, 'watch caches started');
 }
 
-export async function closeCaches(stores: readonly GenericStore[]): Promise<void> {
+export async function closeCaches(stores: readonly GenericStore[], log?: Logger): Promise<void> {
   await Promise.all(stores.map((s) => s.cache?.close()));
+  log?.debug({ caches: stores.filter((s) => s.cache).length }, 'watch caches stopped');
 }
 
 /** Reads a namespace, null when it does not exist (for admission; shared: callers must not change it). */

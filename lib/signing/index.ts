@@ -13,6 +13,6 @@ export type { CA, CertDirPaths, EnsureCertDirOptions, EnsureCertDirResult, LeafS
 export { withDirLock } from './files';
 export { loadTLSFiles } from './tlsFiles';
 export type { LoadedTLSFiles, TLSFileOptions } from './tlsFiles';
-export { buildKubeconfig, readKubeconfig, writeKubeconfig } from './kubeconfig';
-export type { KubeconfigCredentials, WriteKubeconfigOptions } from './kubeconfig';
+export { buildKubeconfig, writeKubeconfig } from './kubeconfig';
+export type { WriteKubeconfigOptions } from './kubeconfig';
 export { x509 } from './x509lib';

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { buildKubeconfig, readKubeconfig, writeKubeconfig } from './kubeconfig';
+// The client's reader reads back what is written here (a test may cross the import direction).
+import { loadKubeconfig } from '../client/kubeconfig';
+import { buildKubeconfig, writeKubeconfig } from './kubeconfig';
 import { ensureCertDir } from './pki';
 
 let dir: string;
@@ -23,7 +25,7 @@ const hasKubectl = ((): boolean => {
   }
 })();
 
-describe('writeKubeconfig / readKubeconfig', () => {
+describe('writeKubeconfig, read back by the client', () => {
   test('round trip with embedded data, mode 0600', async () => {
     const p = await ensureCertDir(path.join(dir, 'pki'));
     const file = path.join(dir, 'admin.kubeconfig');
@@ -33,7 +35,7 @@ describe('writeKubeconfig / readKubeconfig', () => {
     expect(text).toMatch(/^apiVersion: v1\nkind: Config\n/);
     expect(text).toMatch(/\n {4}certificate-authority-data: [A-Za-z0-9+/=]+\n/);
     expect(text).toMatch(/current-context: admin@svc-apiserver\n/);
-    const c = await readKubeconfig(file);
+    const c = await loadKubeconfig(file);
     expect(c).toMatchObject({ contextName: 'admin@svc-apiserver', clusterName: 'svc-apiserver', userName: 'admin', server: 'https://127.0.0.1:6443', insecureSkipTLSVerify: false });
     expect(c.ca?.toString()).toBe(readFileSync(p.caCertFile, 'utf8'));
     expect(c.cert?.toString()).toBe(readFileSync(p.adminCertFile, 'utf8'));
@@ -45,7 +47,7 @@ describe('writeKubeconfig / readKubeconfig', () => {
     const text = await buildKubeconfig({ server: 'https://h:1', caData: 'PEM', token: 'abc.def', user: 'bob', cluster: 'c1', context: 'ctx', namespace: 'ns1' });
     const file = path.join(dir, 'k');
     writeFileSync(file, text);
-    expect(await readKubeconfig(file)).toEqual({ contextName: 'ctx', clusterName: 'c1', userName: 'bob', namespace: 'ns1', server: 'https://h:1', insecureSkipTLSVerify: false, ca: Buffer.from('PEM'), token: 'abc.def' });
+    expect(await loadKubeconfig(file)).toEqual({ contextName: 'ctx', clusterName: 'c1', userName: 'bob', namespace: 'ns1', server: 'https://h:1', insecureSkipTLSVerify: false, ca: Buffer.from('PEM'), token: 'abc.def' });
   });
 
   test('reads file references relative to the kubeconfig, token files, other contexts', async () => {
@@ -74,20 +76,8 @@ users:
   user: {token: t2}
 `,
     );
-    expect(await readKubeconfig(file)).toMatchObject({ server: 'https://one', ca: Buffer.from('CA'), token: 'secret-token' });
-    expect(await readKubeconfig(file, 'b')).toMatchObject({ server: 'https://two', insecureSkipTLSVerify: true, token: 't2' });
-  });
-
-  test.each<[string, string, RegExp]>([
-    ['not a mapping', '- a\n', /not a kubeconfig/],
-    ['no current context', 'apiVersion: v1\n', /no current-context/],
-    ['context missing', 'current-context: x\ncontexts: []\n', /context "x" not found/],
-    ['cluster missing', 'current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\n', /cluster "c" not found/],
-    ['no server', 'current-context: x\ncontexts: [{name: x, context: {cluster: c}}]\nclusters: [{name: c, cluster: {}}]\n', /cluster "c" has no server/],
-  ])('read errors: %s', async (_n, text, msg) => {
-    const file = path.join(dir, 'bad');
-    writeFileSync(file, text);
-    await expect(readKubeconfig(file)).rejects.toThrow(msg);
+    expect(await loadKubeconfig(file)).toMatchObject({ server: 'https://one', ca: Buffer.from('CA'), token: 'secret-token' });
+    expect(await loadKubeconfig(file, { context: 'b' })).toMatchObject({ server: 'https://two', insecureSkipTLSVerify: true, token: 't2' });
   });
 
   test.each<[string, Parameters<typeof buildKubeconfig>[0], RegExp]>([

@@ -16,7 +16,7 @@ export interface WatcherHost {
   /** The revision the cache has seen every event up to (events and store progress). */
   readonly cacheRevision: number;
   removeWatcher(w: CacheWatcher): void;
-  watcherTerminated(reason: string): void;
+  watcherTerminated(reason: string, key: string): void;
 }
 
 export class CacheWatcher implements CacheWatch, BookmarkTarget {
@@ -131,7 +131,7 @@ export class CacheWatcher implements CacheWatch, BookmarkTarget {
   private terminate(reason: 'queue-full' | 'window-evicted'): void {
     const pending = this.pendingEvents;
     this.close();
-    this.host.watcherTerminated(reason);
+    this.host.watcherTerminated(reason, this.key);
     reportError((e) => this.handlers.onError(e), new WatcherTooSlowError(this.key, reason, pending));
   }
 

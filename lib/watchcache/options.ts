@@ -1,4 +1,6 @@
-// Options of a WatchCache: sizes, time limits, clock and metrics callbacks (no prom-client here).
+// Options of a WatchCache: sizes, time limits, clock, metrics callbacks (no prom-client here)
+// and the logger its debug records go to.
+import type { Logger } from 'pino';
 import type { Storage } from '../etcd/storage';
 import type { SetTimer } from './bookmarkSchedule';
 import type { Schedule } from './revisionReader';
@@ -86,6 +88,11 @@ export interface WatchCacheOptions {
   /** When a shared revision read for consistent reads is sent (default setImmediate: readers arriving together share it). */
   schedule?: Schedule;
   metrics?: WatchCacheMetrics;
+  /**
+   * Debug records of start, stop, re-lists and watchers cut off (a child logger with
+   * component=watchcache, from the entry point); none without one.
+   */
+  log?: Logger;
 }
 
 export interface ResolvedOptions {
@@ -107,9 +114,10 @@ export interface ResolvedOptions {
   random: () => number;
   schedule: Schedule;
   metrics: WatchCacheMetrics;
+  log: Logger | undefined;
 }
 
-export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'schedule' | 'metrics' | 'copyValues' | 'progressRequestsOrdered' | 'watchBudget'>> = {
+export const watchCacheDefaults: Readonly<Omit<ResolvedOptions, 'now' | 'setTimer' | 'random' | 'schedule' | 'metrics' | 'log' | 'copyValues' | 'progressRequestsOrdered' | 'watchBudget'>> = {
   windowMinEvents: 100,
   windowMaxEvents: 102_400,
   windowMaxBytes: 256 * 1024 * 1024,
@@ -148,6 +156,7 @@ export function resolveOptions(opts: WatchCacheOptions): ResolvedOptions {
     random: opts.random ?? Math.random,
     schedule: opts.schedule ?? setImmediate,
     metrics: opts.metrics ?? {},
+    log: opts.log,
   };
   if (r.windowMinEvents > r.windowMaxEvents) throw new RangeError('windowMinEvents exceeds windowMaxEvents');
   return r;

@@ -1,6 +1,7 @@
 // WatchCache behaviour over MemoryStorage (through GatedStorage, to count store reads and to
 // make the cache lag on purpose).
 import { CompactedError, FutureRevisionError, WatchEvent } from '../etcd/storage';
+import { logRecords } from '../etcd/testing/logRecords';
 import { recordWatch, WatchRecorder } from '../etcd/testing/watchRecorder';
 import { CacheReinitializingError, WatcherTooSlowError } from './errors';
 import { cachePrefix, closeCacheFixtures, openCacheFixture } from './testing/cacheFixture';
@@ -276,6 +277,20 @@ describe('watches', () => {
       f.close();
     }
     expect(cache.stats().watchers).toBe(0);
+  });
+
+  test('a watcher cut off for being slow leaves a debug record from the component=watchcache logger', async () => {
+    const { log, withMessage } = logRecords('watchcache');
+    const { cache } = await setup({ watcherMaxPendingEvents: 5, log });
+    let err: Error | undefined;
+    const w = cache.watch(P, { startRevision: (await cache.currentRevision()) + 1 }, { onEvents: () => w.pause(), onError: (e) => (err = e) });
+    for (let i = 0; i < 10; i++) await cache.create(`${P}slow${i}`, enc(String(i)));
+    await tick();
+    expect(err).toBeInstanceOf(WatcherTooSlowError);
+    await new Promise((r) => setImmediate(r));
+    expect(withMessage('watcher cut off: too slow')).toEqual([
+      expect.objectContaining({ level: 20, component: 'watchcache', prefix: P, key: P, reason: 'queue-full' }),
+    ]);
   });
 
   test('a paused watcher that resumes within its bound loses nothing; progress comes after its events', async () => {

@@ -157,6 +157,7 @@ export class WatchCache implements Storage, WatcherHost {
         this.resolveStarted = resolve;
         this.rejectStarted = reject;
       });
+      this.o.log?.debug({ prefix: this.prefix }, 'watch cache starting');
       void this.initialize(this.generation);
     }
     return this.started;
@@ -341,6 +342,7 @@ export class WatchCache implements Storage, WatcherHost {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.o.log?.debug({ prefix: this.prefix, watchers: this.watchers.size + this.direct.size }, 'watch cache stopping');
     this.closed = true;
     this.ready = false;
     this.generation++;
@@ -365,7 +367,8 @@ export class WatchCache implements Storage, WatcherHost {
     if (this.watchers.delete(w)) this.o.metrics.onWatcherCount?.(this.watchers.size + this.direct.size);
   }
 
-  watcherTerminated(reason: string): void {
+  watcherTerminated(reason: string, key: string): void {
+    this.o.log?.debug({ prefix: this.prefix, key, reason }, 'watcher cut off: too slow');
     this.o.metrics.onWatcherTerminated?.(reason);
   }
 
@@ -463,7 +466,7 @@ export class WatchCache implements Storage, WatcherHost {
       (d) => {
         if (this.direct.delete(d)) this.o.metrics.onWatcherCount?.(this.watchers.size + this.direct.size);
       },
-      (reason) => this.watcherTerminated(reason),
+      (reason) => this.watcherTerminated(reason, key),
       deadline,
     );
     this.direct.add(w);
@@ -514,18 +517,22 @@ export class WatchCache implements Storage, WatcherHost {
           if (gen === this.generation) this.reinitialize(err);
         },
       });
+      this.o.log?.debug({ prefix: this.prefix, revision, objects: kvs.length, lists: this.initializations }, 'watch cache listed its prefix');
       this.o.metrics.onInitialized?.(revision, kvs.length);
       this.o.metrics.onRevision?.(revision);
       this.waiters.advance(revision);
       this.resolveStarted?.();
     } catch (err) {
       if (gen !== this.generation || this.closed) return;
-      this.o.metrics.onInitializeFailed?.(err instanceof Error ? err : new Error(String(err)));
+      const failure = err instanceof Error ? err : new Error(String(err));
+      this.o.metrics.onInitializeFailed?.(failure);
       // The store is unreachable or the list revision got compacted mid-way: try again.
+      const delayMs = this.backoff.next();
+      this.o.log?.debug({ prefix: this.prefix, err: failure.message, delayMs }, 'watch cache list failed, retrying');
       this.retryTimer = setTimeout(() => {
         this.retryTimer = undefined;
         if (gen === this.generation && !this.closed) void this.initialize(gen);
-      }, this.backoff.next());
+      }, delayMs);
       this.retryTimer.unref();
     }
   }
@@ -538,6 +545,10 @@ export class WatchCache implements Storage, WatcherHost {
     this.source?.close();
     this.source = undefined;
     const err = cause instanceof CompactedError ? cause : new CacheReinitializingError(this.prefix, cause);
+    this.o.log?.debug(
+      { prefix: this.prefix, err: cause.message, compacted: cause instanceof CompactedError, watchers: this.watchers.size },
+      'watch cache re-listing: its watch ended',
+    );
     for (const w of [...this.watchers]) w.fail(err);
     void this.initialize(gen);
   }

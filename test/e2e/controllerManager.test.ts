@@ -144,6 +144,8 @@ describe('/healthz and /metrics', () => {
     expect(metricValue(body, 'leader_election_master_status', { name: 'svc-controller-manager' })).toBe(1);
     expect(metricValue(body, 'workqueue_adds_total', { name: 'serviceaccount' })).toBeGreaterThan(0);
     expect(metricValue(body, 'workqueue_adds_total', { name: 'namespace' })).toBeGreaterThan(0);
+    expect(metricValue(body, 'workqueue_adds_total', { name: 'csrsigning' })).toBeGreaterThan(0);
+    expect(metricValue(body, 'workqueue_adds_total', { name: 'csrapproving' })).toBeGreaterThan(0);
     expect(metricValue(body, 'workqueue_depth', { name: 'serviceaccount' })).toBeGreaterThanOrEqual(0);
     expect(metricValue(body, 'svc_csr_signing_duration_seconds_count', { signer: signers.client })).toBe(1);
     expect(body).toMatch(/^# TYPE leader_election_master_status gauge$/m);

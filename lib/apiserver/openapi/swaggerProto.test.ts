@@ -1,7 +1,7 @@
 import { certificatesigningrequests } from '../../api/certificates/certificateSigningRequest';
 import { namespaces } from '../../api/core/namespace';
 import { serviceaccounts } from '../../api/core/serviceaccount';
-import { WireReader, WireType } from '../../codec/protobufWire';
+import { ProtoReader, WireType } from '../../protowire/reader';
 import { OpenAPIService } from './serve';
 import { encodeMessage, swaggerToProto } from './swaggerProto';
 
@@ -9,10 +9,10 @@ import { encodeMessage, swaggerToProto } from './swaggerProto';
 type Fields = Map<number, Array<Uint8Array | bigint | number>>;
 
 function decode(b: Uint8Array): Fields {
-  const r = new WireReader(b);
+  const r = new ProtoReader(b);
   const out: Fields = new Map();
-  while (!r.done()) {
-    const { field, wireType } = r.tag('test');
+  while (!r.done) {
+    const { field, wireType } = r.key('test');
     let v: Uint8Array | bigint | number;
     if (wireType === WireType.varint) v = r.uvarint();
     else if (wireType === WireType.bytes) v = r.bytes();

@@ -4,7 +4,7 @@
 // reads only this form: apply checks fieldValidation support and finds patch strategies in it.
 // Free-form values (vendor extensions, enum, default, example) are gnostic `Any`s carrying
 // their YAML text; JSON is YAML, so the JSON text is what we store.
-import { WireWriter } from '../../codec/protobufWire';
+import { ProtoWriter } from '../../protowire/writer';
 
 type JSONMap = Record<string, unknown>;
 
@@ -127,13 +127,13 @@ const namedMaps: Record<string, { value: string | 'string' | 'any'; entries?: nu
 const isMap = (v: unknown): v is JSONMap => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function anyMessage(v: unknown): Uint8Array {
-  const w = new WireWriter();
+  const w = new ProtoWriter();
   w.string(2, JSON.stringify(v));
   return w.finish();
 }
 
 function namedAny(name: string, v: unknown): Uint8Array {
-  const w = new WireWriter();
+  const w = new ProtoWriter();
   w.string(1, name);
   w.bytes(2, anyMessage(v));
   return w.finish();
@@ -170,7 +170,7 @@ function oneOf(name: string, v: unknown): [number, string] | [number, 'bool'] | 
   }
 }
 
-function writeField(w: WireWriter, n: number, kind: Kind, v: unknown): void {
+function writeField(w: ProtoWriter, n: number, kind: Kind, v: unknown): void {
   if (v === undefined || v === null) return;
   if (kind === 'string') w.string(n, String(v));
   else if (kind === 'bool') w.varint(n, Boolean(v));
@@ -185,7 +185,7 @@ function writeField(w: WireWriter, n: number, kind: Kind, v: unknown): void {
 
 /** Encodes one JSON value as the named gnostic message. */
 export function encodeMessage(name: string, v: unknown): Uint8Array {
-  const w = new WireWriter();
+  const w = new ProtoWriter();
   const alt = oneOf(name, v);
   if (alt) {
     if (alt[1] === 'bool') w.varint(alt[0], Boolean(v));
@@ -212,7 +212,7 @@ export function encodeMessage(name: string, v: unknown): Uint8Array {
         w.bytes(named.x, namedAny(k, val));
         continue;
       }
-      const pair = new WireWriter();
+      const pair = new ProtoWriter();
       pair.string(1, k);
       if (named.value === 'string') pair.string(2, String(val));
       else if (named.value === 'any') pair.bytes(2, anyMessage(val));

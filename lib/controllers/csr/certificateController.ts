@@ -1,7 +1,7 @@
-// The run loop the CSR signer and approver share (upstream pkg/controller/certificates/
+// What the CSR signer and approver share (upstream pkg/controller/certificates/
 // certificate_controller.go): an informer feeds CSR names into a rate-limited work queue, N
-// workers hand each CSR without a certificate to one handler; a failure requeues the name with
-// backoff, a success forgets its backoff.
+// workers (the controllers' one worker loop, with its workqueue metrics) hand each CSR without a
+// certificate to one handler; a failure requeues the name with backoff, a success forgets it.
 import type { CertificateSigningRequest } from '../../api';
 import {
   BucketRateLimiter,
@@ -9,11 +9,11 @@ import {
   MaxOfRateLimiter,
   objectKey,
   realClock,
-  WorkQueue,
   type Clock,
   type Informer,
   type RateLimiter,
 } from '../../client';
+import { errorMessage, InstrumentedWorkQueue, noWorkQueueMetrics, runWorkers, type WorkQueueMetricsSink } from '../controller';
 import { hasCertificate } from './conditions';
 import { silentLog, type ControllerLog } from './log';
 
@@ -48,13 +48,15 @@ export interface CertificateControllerOptions {
   clock?: Clock;
   rateLimiter?: RateLimiter<string>;
   log?: ControllerLog;
+  /** Receives the queue's workqueue_* metrics, under the controller's name. */
+  queueMetrics?: WorkQueueMetricsSink;
   /** The controller created the informer: stop it when run() ends. A shared one is only started. */
   ownsInformer?: boolean;
 }
 
 export class CertificateController {
   readonly name: string;
-  readonly queue: WorkQueue<string>;
+  readonly queue: InstrumentedWorkQueue<string>;
   private readonly informer: Informer<CertificateSigningRequest>;
   private readonly handler: CsrHandler;
   private readonly workers: number;
@@ -70,7 +72,10 @@ export class CertificateController {
     if (!(this.workers >= 1)) throw new Error(`${opts.name}: workers must be at least 1, got ${this.workers}`);
     this.log = opts.log ?? silentLog;
     this.ownsInformer = opts.ownsInformer ?? false;
-    this.queue = new WorkQueue<string>({ clock, rateLimiter: opts.rateLimiter ?? certificateRateLimiter(clock) });
+    this.queue = new InstrumentedWorkQueue<string>(opts.name, opts.queueMetrics ?? noWorkQueueMetrics, {
+      clock,
+      rateLimiter: opts.rateLimiter ?? certificateRateLimiter(clock),
+    });
     const enqueue = (csr: CertificateSigningRequest): void => this.queue.add(objectKey(csr));
     // Deletes are queued too: the sync then finds nothing and the key's backoff is forgotten.
     this.informer.addEventHandler({ onAdd: enqueue, onUpdate: (_old, csr) => enqueue(csr), onDelete: enqueue });
@@ -85,7 +90,7 @@ export class CertificateController {
     try {
       if (!(await this.informer.waitForSync(signal))) return;
       this.log.info('Starting certificate controller', { name: this.name });
-      await Promise.all(Array.from({ length: this.workers }, () => this.worker(signal)));
+      await runWorkers(this.queue, this.workers, (key) => this.process(key, signal), signal);
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.queue.shutDown();
@@ -94,28 +99,17 @@ export class CertificateController {
     }
   }
 
-  private async worker(signal: AbortSignal): Promise<void> {
-    while (await this.processNextWorkItem(signal));
-  }
-
-  /** Takes one name off the queue and syncs it; false once the queue is shut down. */
-  async processNextWorkItem(signal: AbortSignal): Promise<boolean> {
-    const key = await this.queue.get();
-    if (key === undefined) return false;
+  /** Syncs one name taken off the queue: a success forgets its backoff, a failure requeues it. */
+  private async process(key: string, signal: AbortSignal): Promise<void> {
     try {
-      // Names still queued at shutdown are left alone.
-      if (signal.aborted) return false;
       await this.sync(key, signal);
       this.queue.forget(key);
     } catch (e) {
       this.queue.addRateLimited(key);
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       if (e instanceof IgnorableError) this.log.debug('sync certificate request failed', { name: this.name, csr: key, err: message });
       else this.log.error(`sync ${key} failed with: ${message}`, { name: this.name, csr: key });
-    } finally {
-      this.queue.done(key);
     }
-    return true;
   }
 
   private async sync(key: string, signal: AbortSignal): Promise<void> {

@@ -13,6 +13,7 @@ import {
 } from '../../api';
 import type { Clock, Informer, RateLimiter } from '../../client';
 import { isSvcletClientShape, parseCertificateRequest, type ParsedCertificateRequest } from '../../signing/signer';
+import type { WorkQueueMetricsSink } from '../controller';
 import { CertificateController, IgnorableError } from './certificateController';
 import { approvalState, hasCertificate, withCondition } from './conditions';
 import { csrResource, type CsrApiClient } from './csrClient';
@@ -55,6 +56,8 @@ export interface CsrApprovingOptions {
   workers?: number;
   log?: ControllerLog;
   rateLimiter?: RateLimiter<string>;
+  /** Receives the queue's workqueue_* metrics. */
+  queueMetrics?: WorkQueueMetricsSink;
   /** The informer was made for this controller: stop it when run() ends. */
   ownsInformer?: boolean;
 }

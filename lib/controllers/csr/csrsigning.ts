@@ -4,6 +4,7 @@
 import { conditionTypes, type CertificateSigningRequest } from '../../api';
 import { isConflict, isNotFound, realClock, type Clock, type Informer, type RateLimiter } from '../../client';
 import type { SignableRequest, SignOutcome } from '../../signing/signer';
+import type { WorkQueueMetricsSink } from '../controller';
 import { CertificateController } from './certificateController';
 import { formatApiTime, hasCertificate, hasTrueCondition, isApproved, withCondition } from './conditions';
 import { csrResource, type CsrApiClient } from './csrClient';
@@ -33,6 +34,8 @@ export interface CsrSigningOptions {
   metrics?: Partial<CsrSigningMetrics>;
   log?: ControllerLog;
   rateLimiter?: RateLimiter<string>;
+  /** Receives the queue's workqueue_* metrics. */
+  queueMetrics?: WorkQueueMetricsSink;
   /** The informer was made for this controller: stop it when run() ends. */
   ownsInformer?: boolean;
 }

@@ -6,6 +6,7 @@ import { CsrApprovingController } from './csrapproving';
 import { CsrCleanerController, type CsrCleanerIntervals } from './csrcleaner';
 import { newCsrInformer, type CsrApiClient, type CsrListWatchClient } from './csrClient';
 import { CsrSigningController, type CertificateIssuer, type CsrSigningMetrics } from './csrsigning';
+import type { WorkQueueMetricsSink } from '../controller';
 import type { ControllerLog } from './log';
 
 export { CertificateController, IgnorableError, certificateRateLimiter, defaultCertificateWorkers } from './certificateController';
@@ -43,18 +44,20 @@ export interface CsrSigningDeps extends CsrControllerDeps {
   signer: CertificateIssuer;
   workers?: number;
   metrics?: Partial<CsrSigningMetrics>;
+  queueMetrics?: WorkQueueMetricsSink;
   rateLimiter?: RateLimiter<string>;
 }
 
 export interface CsrApprovingDeps extends CsrControllerDeps {
   workers?: number;
+  queueMetrics?: WorkQueueMetricsSink;
   rateLimiter?: RateLimiter<string>;
 }
 
 export type CsrCleanerDeps = CsrControllerDeps & Partial<CsrCleanerIntervals>;
 
 /** Everything any of the three needs; `signer` only for csrsigning. */
-export type CsrControllersDeps = CsrControllerDeps & Partial<Pick<CsrSigningDeps, 'signer' | 'metrics'>> & Partial<CsrCleanerIntervals> & { workers?: number };
+export type CsrControllersDeps = CsrControllerDeps & Partial<Pick<CsrSigningDeps, 'signer' | 'metrics' | 'queueMetrics'>> & Partial<CsrCleanerIntervals> & { workers?: number };
 
 function informerFor(deps: CsrControllerDeps): { informer: Informer<CertificateSigningRequest>; ownsInformer: boolean } {
   if (deps.informer) return { informer: deps.informer, ownsInformer: false };

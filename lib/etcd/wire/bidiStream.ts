@@ -6,8 +6,8 @@ import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'nod
 import { Deframer, frameMessage } from './grpcFrame';
 import { GrpcError, GrpcStatus, statusFromClose, statusFromHttp, statusFromTrailers } from './grpcStatus';
 import type { Http2Connection } from './http2Connection';
-import { decodeMessage, ProtoReader } from './protoReader';
-import type { ProtoWriter } from './protoWriter';
+import { decodeMessage, type EtcdReader } from './etcdReader';
+import type { ProtoWriter } from '../../protowire/writer';
 
 export interface BidiHandlers<Res> {
   onMessage(res: Res): void;
@@ -23,7 +23,7 @@ export class BidiStream<Req, Res> {
     conn: Http2Connection,
     path: string,
     private readonly encode: (w: ProtoWriter, m: Req) => void,
-    decode: (r: ProtoReader) => Res,
+    decode: (r: EtcdReader) => Res,
     private readonly handlers: BidiHandlers<Res>,
   ) {
     const live = conn.sessionForStream();

@@ -2,10 +2,11 @@
 // (node_modules/etcd3/proto; the generator is not kept). Requests must encode to exactly these
 // bytes (proto3 canonical: defaults left out, a oneof member that is set written even when 0);
 // responses must decode to the same objects grpc-js/proto-loader gave (defaults filled in).
-import type { ProtoKeyValue, RangeRequest, TxnRequest, WatchRequest } from '../etcd3Proto';
 import { readCompactionResponse, readRangeResponse, readTxnResponse, writeCompactionRequest, writeRangeRequest, writeTxnRequest } from './kvMessages';
-import { decodeMessage, ProtoError, ProtoReader } from './protoReader';
-import { ProtoWriter } from './protoWriter';
+import { ProtobufError } from '../../protowire/reader';
+import { ProtoWriter } from '../../protowire/writer';
+import type { ProtoKeyValue, RangeRequest, TxnRequest, WatchRequest } from '../etcd3Proto';
+import { decodeMessage, EtcdReader } from './etcdReader';
 import { readWatchResponse, writeWatchRequest } from './watchMessages';
 
 const b = (s: string): Buffer => Buffer.from(s);
@@ -15,7 +16,7 @@ const encode = <T>(write: (w: ProtoWriter, m: T) => void, m: T, hint = 16): stri
   write(w, m);
   return hex(w.finish());
 };
-const reader = (h: string): ProtoReader => new ProtoReader(Buffer.from(h, 'hex'));
+const reader = (h: string): EtcdReader => new EtcdReader(Buffer.from(h, 'hex'));
 const kv = (key: string, create: number, mod: number, version: number, value = ''): ProtoKeyValue => ({
   key: b(key),
   create_revision: create,
@@ -54,7 +55,7 @@ describe('requests encode to the bytes protobufjs writes for etcd', () => {
 });
 
 describe('responses decode to what grpc-js/proto-loader gave (defaults filled in)', () => {
-  test.each<[string, (r: ProtoReader) => unknown, string, unknown]>([
+  test.each<[string, (r: EtcdReader) => unknown, string, unknown]>([
     [
       'RangeResponse: header (uint64 ids skipped), two kvs (lease skipped, absent value empty), more, count',
       readRangeResponse,
@@ -106,7 +107,7 @@ describe('responses decode to what grpc-js/proto-loader gave (defaults filled in
       },
     ],
   ])('%s', (_name, read, bytes, expected) => {
-    expect(decodeMessage(read as (r: ProtoReader) => unknown, Buffer.from(bytes, 'hex'))).toEqual(expected);
+    expect(decodeMessage(read as (r: EtcdReader) => unknown, Buffer.from(bytes, 'hex'))).toEqual(expected);
   });
 
   test('keys and values are copies, not views of the received buffer', () => {
@@ -142,7 +143,7 @@ describe('responses decode to what grpc-js/proto-loader gave (defaults filled in
 
   test('without packValues a packed value is not handed out', () => {
     const input = Buffer.from('0a1a08b298eaf1948386fccd011080d0918bd2b881cf8e01182a200212130a022f611002182820032a0568656c6c6f3007', 'hex');
-    const r = new ProtoReader(input);
+    const r = new EtcdReader(input);
     const res = readRangeResponse(r);
     expect(res.kvs[0].value.length).toBe(0);
     r.packValues();
@@ -156,7 +157,7 @@ describe('varints', () => {
     w.int64(v);
     const buf = w.finish();
     expect(buf.length).toBe(v < 0 ? 10 : Math.max(1, Math.ceil(Math.log2(v + 1) / 7)));
-    const r = new ProtoReader(buf);
+    const r = new EtcdReader(buf);
     expect(r.int64()).toBe(v);
     expect(r.done).toBe(true);
   });
@@ -166,8 +167,8 @@ describe('varints', () => {
     ['a length past the end', '0a05616263'],
     ['a nested message past its parent', '12030a0a61'],
     ['an unsupported wire type (group)', '0b'],
-  ])('%s is a ProtoError, never a crash or a wrong value', (_name, h) => {
-    expect(() => readRangeResponse(reader(h))).toThrow(ProtoError);
+  ])('%s is a ProtobufError, never a crash or a wrong value', (_name, h) => {
+    expect(() => readRangeResponse(reader(h))).toThrow(ProtobufError);
   });
 
   test('unknown fields of every wire type are skipped', () => {

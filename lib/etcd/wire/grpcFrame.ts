@@ -1,13 +1,13 @@
 // gRPC's message framing on an HTTP/2 stream: 1 byte compressed flag (we never compress and ask
 // for no compression), 4 bytes big-endian length, the message. A response may split a message
 // across DATA frames or carry several in one: the Deframer reassembles them.
-import { ProtoWriter } from './protoWriter';
+import { ProtoWriter } from '../../protowire/writer';
 
 export const FRAME_PREFIX = 5;
 
 /** Encodes a message with `write` into one buffer with the frame prefix filled in. */
 export function frameMessage<T>(write: (w: ProtoWriter, m: T) => void, m: T, sizeHint = 256): Buffer {
-  const w = new ProtoWriter(sizeHint, FRAME_PREFIX);
+  const w = new ProtoWriter(sizeHint, FRAME_PREFIX, true);
   write(w, m);
   const out = w.finish();
   out[0] = 0;

@@ -9,7 +9,7 @@ import { StorageError, UnavailableError } from '../storage';
 import { frameMessage } from './grpcFrame';
 import { GrpcError, GrpcStatus } from './grpcStatus';
 import { Http2Connection } from './http2Connection';
-import { ProtoWriter } from './protoWriter';
+import { ProtoWriter } from '../../protowire/writer';
 import { unaryCall } from './unaryCall';
 import { readRangeResponse } from './kvMessages';
 
@@ -51,11 +51,10 @@ async function fakeServer(handler: Handler): Promise<{ url: string; requests: ()
 /** A RangeResponse with header.revision = rev, framed. */
 function rangeResponse(rev: number): Buffer {
   return frameMessage((w: ProtoWriter, r: number) => {
-    w.tag(1, 2);
-    const m = w.beginMessage();
+    const m = w.begin(1);
     w.tag(3, 0);
     w.int64(r);
-    w.endMessage(m);
+    w.end(m);
   }, rev);
 }
 

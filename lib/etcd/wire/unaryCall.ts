@@ -5,7 +5,7 @@ import { constants, type IncomingHttpHeaders } from 'node:http2';
 import { FRAME_PREFIX } from './grpcFrame';
 import { GrpcError, GrpcStatus, statusFromClose, statusFromHttp, statusFromTrailers } from './grpcStatus';
 import type { Http2Connection, Live } from './http2Connection';
-import { decodeMessage, ProtoReader } from './protoReader';
+import { decodeMessage, type EtcdReader } from './etcdReader';
 
 const REQUEST_OPTIONS = { endStream: false } as const;
 
@@ -14,7 +14,7 @@ export function unaryCall<Res>(
   path: string,
   /** The framed request (frameMessage). */
   body: Buffer,
-  decode: (r: ProtoReader) => Res,
+  decode: (r: EtcdReader) => Res,
   deadline: number,
 ): Promise<Res> {
   return new Promise((resolve, reject) => {
@@ -79,7 +79,7 @@ export function unaryCall<Res>(
   });
 }
 
-function decodeOne<Res>(msg: Buffer | undefined, decode: (r: ProtoReader) => Res): Res {
+function decodeOne<Res>(msg: Buffer | undefined, decode: (r: EtcdReader) => Res): Res {
   if (!msg || msg.length < FRAME_PREFIX) throw new GrpcError(GrpcStatus.INTERNAL, 'No message received');
   if (msg[0] !== 0) throw new GrpcError(GrpcStatus.INTERNAL, 'Compressed message received, but no compression was negotiated');
   const len = msg.readUInt32BE(1);

@@ -1,9 +1,11 @@
 // Encode/decode of the Watch service's messages (etcd's rpc.proto and kv.proto field numbers):
 // WatchRequest (create, cancel, progress) and WatchResponse with its Events.
+import { WireType } from '../../protowire/reader';
+import type { ProtoWriter } from '../../protowire/writer';
 import type { ProtoEvent, WatchCreateRequest, WatchRequest, WatchResponse } from '../etcd3Proto';
 import { emptyKeyValue, readKeyValue, readPrevKeyValue, readResponseHeader } from './kvMessages';
-import { ProtoReader } from './protoReader';
-import { ProtoWriter, WireType, writeBoolField, writeBytesField, writeInt64Field } from './protoWriter';
+import type { EtcdReader } from './etcdReader';
+import { writeBoolField, writeBytesField, writeInt64Field } from './protoFields';
 
 function writeCreate(w: ProtoWriter, m: WatchCreateRequest): void {
   writeBytesField(w, 1, m.key);
@@ -18,34 +20,31 @@ export function writeWatchRequest(w: ProtoWriter, m: WatchRequest): void {
   // request_union is a oneof: the member is written even when its message is empty (progress).
   let mark: number;
   if (m.create_request) {
-    w.tag(1, WireType.LEN);
-    mark = w.beginMessage();
+    mark = w.begin(1);
     writeCreate(w, m.create_request);
   } else if (m.cancel_request) {
-    w.tag(2, WireType.LEN);
-    mark = w.beginMessage();
+    mark = w.begin(2);
     writeInt64Field(w, 1, m.cancel_request.watch_id);
   } else if (m.progress_request) {
-    w.tag(3, WireType.LEN);
-    mark = w.beginMessage();
+    mark = w.begin(3);
   } else {
     return;
   }
-  w.endMessage(mark);
+  w.end(mark);
 }
 
-function readEvent(r: ProtoReader): ProtoEvent {
+function readEvent(r: EtcdReader): ProtoEvent {
   const e: ProtoEvent = { type: 0, kv: emptyKeyValue(), prev_kv: null };
   while (r.pos < r.end) {
     const t = r.tag();
     switch (t) {
-      case (1 << 3) | WireType.VARINT:
+      case (1 << 3) | WireType.varint:
         e.type = r.int64();
         break;
-      case (2 << 3) | WireType.LEN:
+      case (2 << 3) | WireType.bytes:
         e.kv = r.message(readKeyValue);
         break;
-      case (3 << 3) | WireType.LEN:
+      case (3 << 3) | WireType.bytes:
         e.prev_kv = r.message(readPrevKeyValue);
         break;
       default:
@@ -55,7 +54,7 @@ function readEvent(r: ProtoReader): ProtoEvent {
   return e;
 }
 
-export function readWatchResponse(r: ProtoReader): WatchResponse {
+export function readWatchResponse(r: EtcdReader): WatchResponse {
   const res: WatchResponse = {
     header: { revision: 0 },
     watch_id: 0,
@@ -69,28 +68,28 @@ export function readWatchResponse(r: ProtoReader): WatchResponse {
   while (r.pos < r.end) {
     const t = r.tag();
     switch (t) {
-      case (1 << 3) | WireType.LEN:
+      case (1 << 3) | WireType.bytes:
         res.header = r.message(readResponseHeader);
         break;
-      case (2 << 3) | WireType.VARINT:
+      case (2 << 3) | WireType.varint:
         res.watch_id = r.int64();
         break;
-      case (3 << 3) | WireType.VARINT:
+      case (3 << 3) | WireType.varint:
         res.created = r.bool();
         break;
-      case (4 << 3) | WireType.VARINT:
+      case (4 << 3) | WireType.varint:
         res.canceled = r.bool();
         break;
-      case (5 << 3) | WireType.VARINT:
+      case (5 << 3) | WireType.varint:
         res.compact_revision = r.int64();
         break;
-      case (6 << 3) | WireType.LEN:
+      case (6 << 3) | WireType.bytes:
         res.cancel_reason = r.string();
         break;
-      case (7 << 3) | WireType.VARINT:
+      case (7 << 3) | WireType.varint:
         res.fragment = r.bool();
         break;
-      case (11 << 3) | WireType.LEN:
+      case (11 << 3) | WireType.bytes:
         res.events.push(r.message(readEvent));
         break;
       default:
