@@ -43,7 +43,8 @@ import { ensureCertDir, loadTLSFiles, writeKubeconfig } from '../../lib/signing'
 import { commandLineOptions, helpRequested, parseFlags } from '../flagSet';
 import { LogDestination } from '../logDestination';
 import { loadMallocTrim, trimAfterFullGcs } from '../freedMemory';
-import { lateAdmission } from './admission';
+import { startAdmission } from './admission';
+import { PolicyIndex } from '../../lib/auth/rbac';
 import { startAudit } from './audit';
 import { startRbacPolicy } from './rbacPolicy';
 import { buildSecurity, virtualResources } from './security';
@@ -224,14 +225,11 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
     onError: (err) => log.warn({ err: err.message }, 'compaction round failed'),
   });
 
-  // Validating admission needs the stores it guards (namespace lookups) and the authorizer.
-  const admission = lateAdmission();
   const progressRequestsOrdered = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log, etcdTls));
   // One budget for every watch's unsent bytes: the HTTP streams and the caches' direct etcd watchers.
   const watchBudget = new WatchBudget({ limitBytes: opts.maxWatchUnsentBytes });
   stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
     cacheOptions: { progressRequestsOrdered, watchBudget },
-    admission: admission.admission,
     watchCache: opts.watchCache,
     cacheMetrics: (r): WatchCacheMetrics => ({
       onEventsReceived: (n) => metrics.watchCacheEventsReceived.inc(r, n),
@@ -243,9 +241,10 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
   // Nothing is written before the stored naming profile is known to match this server's.
   const namingVerified = ensureStoredNaming(storage, opts.etcdPrefix);
   namingVerified.catch(() => undefined); // the hook reports it
-  const rbacPolicy = startRbacPolicy(stores, log);
-  const security = await buildSecurity(opts, stores, rbacPolicy.index, log);
-  const admissionPlugins = admission.install(stores, {
+  // The authorizer reads the RBAC index; the index is fed once admission exists for RBAC's own writes.
+  const rbacIndex = new PolicyIndex();
+  const security = await buildSecurity(opts, stores, rbacIndex, log);
+  const admissionPlugins = startAdmission(stores, {
     authorizer: security.authorizer,
     ruleResolver: security.escalationResolver,
     observePolicyCheck: (c) => {
@@ -255,6 +254,8 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
     },
     onPolicyStatusError: (name, err) => log.warn({ policy: name, err: err.message }, 'validatingadmissionpolicy-status: status update failed, retrying'),
   });
+  const writes = { admission: admissionPlugins.admission };
+  const rbacPolicy = startRbacPolicy(stores, rbacIndex, writes, log);
   const audit = await startAudit(opts, metrics, log);
   logUnserved(opts, security.endpoints.filter((e) => !e.subresource).map((e) => e.resource), log);
 
@@ -269,6 +270,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
     metrics,
     authenticator: security.authenticator,
     authorizer: security.authorizer,
+    admission: admissionPlugins.admission,
     createOnly: security.endpoints,
     requestTimeoutMs: opts.requestTimeoutMs,
     audit,
@@ -289,7 +291,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
               name: 'start-system-namespaces-controller',
               run: async () => {
                 await namingVerified;
-                await ensureSystemNamespaces(namespaces);
+                await ensureSystemNamespaces(namespaces, writes);
               },
             },
           ]

@@ -11,6 +11,7 @@ import type { Status } from '../api';
 import { errors, toApiError, ApiError } from '../machinery/errors';
 import { goQuote } from '../machinery/fieldErrors';
 import { validatePathSegmentName } from '../machinery/validation/names';
+import type { AdmissionOptions, ValidatingAdmission } from '../registry/store';
 import type { RequestContext, UserInfo } from '../registry/strategy';
 import type { HandlerContext } from './handlerContext';
 import { handleCreate } from './handlers/create';
@@ -44,6 +45,8 @@ import { WatchBudget } from '../machinery/watchBudget';
 
 export interface DispatchConfig {
   resources: ResourceTable;
+  /** Validating admission for every write a request makes; absent = none. */
+  admission?: ValidatingAdmission;
   authenticator: Authenticator;
   authorizer: Authorizer;
   anonymousEnabled: boolean;
@@ -88,14 +91,14 @@ const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:una
 export const unauthenticatedLogUser = '(unauthenticated)';
 
 export function createDispatcher(cfg: DispatchConfig): (req: IncomingMessage, res: ServerResponse) => void {
-  const resolved: ResolvedConfig = { ...cfg, watchBudget: cfg.watchBudget ?? new WatchBudget() };
+  const resolved: ResolvedConfig = { ...cfg, watchBudget: cfg.watchBudget ?? new WatchBudget(), admissionOptions: { admission: cfg.admission } };
   const now = cfg.now ?? ((): Date => new Date());
   return (req, res) => {
     void dispatch(resolved, now, req, res);
   };
 }
 
-type ResolvedConfig = DispatchConfig & { watchBudget: WatchBudget };
+type ResolvedConfig = DispatchConfig & { watchBudget: WatchBudget; admissionOptions: AdmissionOptions };
 
 async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = process.hrtime.bigint();
@@ -234,6 +237,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
       audit,
       watches: cfg.lifecycle?.watches,
       watchBudget: cfg.watchBudget,
+      admission: cfg.admissionOptions,
       readBody: async () => (body ??= await readBody(req, cfg.maxRequestBodyBytes)),
       requestContext: (dr: boolean): RequestContext => ({
         user,

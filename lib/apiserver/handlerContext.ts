@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
 import type { Authorizer } from '../auth/authorizer';
+import type { AdmissionOptions } from '../registry/store';
 import type { RequestContext, UserInfo } from '../registry/strategy';
 import type { AuditContext } from '../audit';
 import type { RequestInfo } from './requestInfo';
@@ -40,6 +41,8 @@ export interface RequestHandlerContext {
   watchBudget: WatchBudget;
   readBody(): Promise<Buffer>;
   requestContext(dryRun: boolean): RequestContext;
+  /** What the request's writes are admitted with: the server's admission chain, per call. */
+  admission: AdmissionOptions;
   now(): Date;
 }
 

@@ -9,7 +9,7 @@ import type { Authenticator } from '../auth';
 import type { Authorizer } from '../auth/authorizer';
 import type { AuditEvent, Policy } from '../audit';
 import type { CreateOnlyEndpoint } from '../registry/createOnly';
-import type { GenericStore } from '../registry/store';
+import type { GenericStore, ValidatingAdmission } from '../registry/store';
 import { createDiscovery, versionInfo } from './discovery';
 import { createDispatcher } from './dispatch';
 import { expressHttp1Classes, type Http1Classes } from './expressPrototypes';
@@ -32,6 +32,8 @@ export interface ApiServerConfig {
   stores: readonly GenericStore[];
   authenticator: Authenticator;
   authorizer: Authorizer;
+  /** Validating admission, passed with each write a request makes (the store has none of its own). */
+  admission?: ValidatingAdmission;
   anonymousEnabled: boolean;
   /** Virtual resources and create-only subresources (reviews, serviceaccounts/token). */
   createOnly?: readonly CreateOnlyEndpoint[];
@@ -121,6 +123,7 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
     resources: table,
     authenticator: cfg.authenticator,
     authorizer: cfg.authorizer,
+    admission: cfg.admission,
     anonymousEnabled: cfg.anonymousEnabled,
     nonResource: nonResourceHandler({
       health,

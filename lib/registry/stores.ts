@@ -4,7 +4,7 @@ import type { Storage } from '../etcd/storage';
 import { isApiError } from '../machinery/errors';
 import { WatchCache, WatchCacheMetrics, WatchCacheOptions } from '../watchcache';
 import { KeyLayout } from './keys';
-import { GenericStore, ValidatingAdmission } from './store';
+import { GenericStore } from './store';
 import type { RequestContext, Strategy } from './strategy';
 
 export const systemUser = { name: 'system:apiserver', groups: ['system:masters'] };
@@ -15,7 +15,6 @@ export function systemContext(namespace = ''): RequestContext {
 }
 
 export interface CreateStoresOptions {
-  admission?: ValidatingAdmission;
   /** One watch cache per resource (default true); false reads and watches etcd directly. */
   watchCache?: boolean;
   /** Per-resource watch cache metric callbacks. */
@@ -36,7 +35,7 @@ export function createStores(storage: Storage, strategies: readonly Strategy[], 
             prefix: root,
             metrics: opts.cacheMetrics?.({ group: strategy.resource.group, resource: strategy.resource.resource }),
           });
-    return new GenericStore({ storage: cache ?? storage, cache, strategy, prefix, admission: opts.admission });
+    return new GenericStore({ storage: cache ?? storage, cache, strategy, prefix });
   });
 }
 
