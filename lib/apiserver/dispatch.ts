@@ -36,7 +36,7 @@ import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/ti
 import { handleCreateOnly } from './handlers/createOnly';
 import type { RequestHandlerContext } from './handlerContext';
 import type { NonResourceHandler } from './nonResource';
-import type { ServerLifecycle } from './lifecycle';
+import { bothRegistrars, type ServerLifecycle } from './lifecycle';
 import { admitDuringShutdown } from './filters/shutdown';
 import { managerOrUserAgent } from './fieldManagerName';
 import { readBody } from './readBody';
@@ -147,6 +147,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
   });
   let disarmTimeout = (): void => {};
   let release = (): void => {};
+  let finishInFlight = (): void => {};
   try {
     if (cfg.lifecycle) {
       // Once the listener is closed, connections still open end after this response (Go's Shutdown).
@@ -204,6 +205,13 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
     }
     served = cfg.resources.lookup(info.group, info.version, info.resource);
     if (!served) throw errors.routeNotFound();
+    // A resource removed at run time lets its requests in flight finish before its cache stops;
+    // one removed since the lookup is gone (its watches are ended by its own tracker instead).
+    if (served.requests && info.verb !== 'watch') {
+      const inFlight = served.requests;
+      if (!inFlight.add()) throw errors.routeNotFound();
+      finishInFlight = () => inFlight.done();
+    }
     // Every verb of a stored resource converts (Table, PartialObjectMetadata) as upstream's
     // TableConvertor-backed scopes do; create-only subresources (TokenRequest) have none.
     // chooseOutput returns a copy of its own: completed in place.
@@ -235,7 +243,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
       isApply: false,
       now,
       audit,
-      watches: cfg.lifecycle?.watches,
+      watches: info.verb === 'watch' && served.watches ? bothRegistrars(cfg.lifecycle?.watches, served.watches) : cfg.lifecycle?.watches,
       watchBudget: cfg.watchBudget,
       admission: cfg.admissionOptions,
       readBody: async () => (body ??= await readBody(req, cfg.maxRequestBodyBytes)),
@@ -281,6 +289,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
   } finally {
     disarmTimeout();
     release();
+    finishInFlight();
     if (audit) {
       audit.setResponse(code || res.statusCode, failure, failure ? undefined : (writtenObject(res) as JsonValue | undefined));
       emit('ResponseComplete');

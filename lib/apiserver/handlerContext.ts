@@ -11,7 +11,7 @@ import type { RequestInfo } from './requestInfo';
 import type { StoredResource } from './resourceTable';
 import type { OutputFormat } from './respond';
 import type { ApiServerMetrics } from './metrics';
-import type { WatchTracker } from './lifecycle';
+import type { WatchRegistrar } from './lifecycle';
 import type { WatchBudget } from '../machinery/watchBudget';
 
 /** What every resource request handler receives. */
@@ -36,7 +36,7 @@ export interface RequestHandlerContext {
   /** The request's audit record, when auditing is on. */
   audit?: AuditContext;
   /** Where watches register so shutdown can end them cleanly; absent = not tracked. */
-  watches?: WatchTracker;
+  watches?: WatchRegistrar;
   /** The server-wide bound on watches' unsent bytes (lib/machinery/watchBudget.ts). */
   watchBudget: WatchBudget;
   readBody(): Promise<Buffer>;

@@ -212,7 +212,10 @@ export class ApiServerMetrics {
         const count = counts();
         if (!count) return;
         try {
-          for (const [resource, n] of Object.entries(await count())) this.set({ resource }, n);
+          const counted = await count();
+          // Only resources installed now: a removed one's series goes with it.
+          this.reset();
+          for (const [resource, n] of Object.entries(counted)) this.set({ resource }, n);
         } catch {
           // Storage unreachable: keep the last values rather than failing the scrape.
         }
@@ -223,6 +226,15 @@ export class ApiServerMetrics {
   /** Where apiserver_storage_objects comes from, when the stores are built after the metrics (start()'s storage step). */
   trackStoredObjects(counts: () => Promise<Record<string, number>>): void {
     this.storedObjectCounts = counts;
+  }
+
+  /** Drops a removed resource's watch cache series (upstream deletes a CRD's likewise). */
+  forgetResource(r: { group: string; resource: string }): void {
+    this.watchCacheEventsReceived.remove(r);
+    this.watchCacheResourceVersion.remove(r);
+    for (const success of ['true', 'false']) {
+      for (const fallback of ['true', 'false']) this.watchCacheConsistentReads.remove({ ...r, success, fallback });
+    }
   }
 
   /** The watch budget whose bytes the apiserver_watch_unsent_bytes gauges report. */

@@ -24,7 +24,12 @@ export interface CreateStoresOptions {
 }
 
 export function createStores(storage: Storage, strategies: readonly Strategy[], prefix: string, opts: CreateStoresOptions = {}): GenericStore[] {
-  return strategies.map((strategy) => {
+  return strategies.map(storeFactory(storage, prefix, opts));
+}
+
+/** Builds a resource's store (and watch cache) over the shared storage: the server's resource registry installs with it. */
+export function storeFactory(storage: Storage, prefix: string, opts: CreateStoresOptions = {}): (strategy: Strategy) => GenericStore {
+  return (strategy) => {
     const root = new KeyLayout(prefix, strategy.resource).root;
     const cache =
       opts.watchCache === false
@@ -36,7 +41,7 @@ export function createStores(storage: Storage, strategies: readonly Strategy[], 
             metrics: opts.cacheMetrics?.({ group: strategy.resource.group, resource: strategy.resource.resource }),
           });
     return new GenericStore({ storage: cache ?? storage, cache, strategy, prefix });
-  });
+  };
 }
 
 /** Starts every store's watch cache (reads go to etcd until a cache is ready). */

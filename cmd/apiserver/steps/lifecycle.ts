@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type pino from 'pino';
 import { controllerManagerUserName, processNames } from '../../../lib/api';
+import type { ResourceRegistry } from '../../../lib/apiserver/resourceRegistry';
 import type { ApiServer, PostStartHook } from '../../../lib/apiserver/server';
 import { ensureSystemNamespaces } from '../../../lib/registry/systemNamespaces';
 import { writeKubeconfig } from '../../../lib/signing';
@@ -23,6 +24,8 @@ const finalConnectionGraceMs = 2000;
 
 export interface RunningApiServer {
   server: ApiServer;
+  /** The resources served: install() and remove() change them while the server runs (custom resources, tests). */
+  resources: ResourceRegistry;
   address: AddressInfo;
   /** Post-start hooks finished (the kubeconfigs are written before start() returns). */
   started: Promise<void>;
@@ -32,7 +35,7 @@ export interface RunningApiServer {
 /** What /readyz waits for: the stored naming checked, the system namespaces, the bootstrap RBAC policy. */
 export function readinessHooks(storage: StorageStep, security: SecurityStep): PostStartHook[] {
   const { namingVerified } = storage;
-  const namespaces = storage.stores.find((s) => s.resource.resource === 'namespaces');
+  const namespaces = storage.resources.stores.find((s) => s.resource.resource === 'namespaces');
   return [
     { name: 'storage/api-naming', run: () => namingVerified },
     ...(namespaces
@@ -95,7 +98,7 @@ export async function runLifecycle(opts: ApiServerOptions, parts: LifecycleParts
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => (stopping ??= shutDown(parts));
-  return { server, address, started, shutdown };
+  return { server, resources: parts.storage.resources, address, started, shutdown };
 }
 
 async function shutDown(parts: LifecycleParts): Promise<void> {

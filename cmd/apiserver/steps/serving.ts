@@ -51,7 +51,7 @@ export async function startServing(opts: ApiServerOptions, deps: ServingDeps): P
   const server = createApiServer({
     lifecycle,
     livezGracePeriodMs: opts.livezGracePeriodMs,
-    stores: storage.stores,
+    resources: storage.resources,
     metrics,
     authenticator: security.authenticator,
     authorizer: security.authorizer,

@@ -1,8 +1,10 @@
-// start()'s storage step: the etcd client (or memory), compaction, one store and watch cache per
-// built-in resource, and the check that the stored API naming matches this server's.
+// start()'s storage step: the etcd client (or memory), compaction, the resource registry with the
+// built-in resources installed (a store and watch cache each), and the check that the stored API
+// naming matches this server's.
 import { promises as fs } from 'node:fs';
 import type pino from 'pino';
 import type { ApiServerMetrics } from '../../../lib/apiserver/metrics';
+import { ResourceRegistry } from '../../../lib/apiserver/resourceRegistry';
 import { storedObjectCounts } from '../../../lib/apiserver/server';
 import {
   CompactionStore,
@@ -19,8 +21,7 @@ import {
 import { WatchBudget } from '../../../lib/machinery/watchBudget';
 import { builtinStrategies } from '../../../lib/registry/builtin';
 import { ensureStoredNaming } from '../../../lib/registry/storedNaming';
-import type { GenericStore } from '../../../lib/registry/store';
-import { closeCaches, createStores, startCaches } from '../../../lib/registry/stores';
+import { storeFactory } from '../../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../../lib/watchcache';
 import type { ApiServerOptions } from '../options';
 
@@ -35,7 +36,8 @@ export interface StartupState {
 export interface StorageStep {
   /** The etcd client; absent with --storage-backend=memory. */
   etcd?: Etcd3Storage;
-  stores: GenericStore[];
+  /** The resources served, built-in ones installed; install() and remove() change them at run time. */
+  resources: ResourceRegistry;
   /** One budget for every watch's unsent bytes: the HTTP streams and the caches' direct etcd watchers. */
   watchBudget: WatchBudget;
   /** Resolves once the stored naming profile is known to match this server's (nothing is written before). */
@@ -68,7 +70,7 @@ export async function startStorage(opts: ApiServerOptions, metrics: ApiServerMet
 
   const progressRequestsOrdered = opts.storageBackend === 'memory' || (await etcdOrdersProgress(opts.etcdServers[0], log, etcdTls));
   const watchBudget = new WatchBudget({ limitBytes: opts.maxWatchUnsentBytes });
-  const stores = createStores(storage, builtinStrategies, opts.etcdPrefix, {
+  const createStore = storeFactory(storage, opts.etcdPrefix, {
     cacheOptions: { progressRequestsOrdered, watchBudget },
     watchCache: opts.watchCache,
     cacheMetrics: (r): WatchCacheMetrics => ({
@@ -77,20 +79,20 @@ export async function startStorage(opts: ApiServerOptions, metrics: ApiServerMet
       onConsistentRead: (success, fallback) => metrics.watchCacheConsistentReads.inc({ ...r, success: String(success), fallback: String(fallback) }),
     }),
   });
-  metrics.trackStoredObjects(storedObjectCounts(stores));
-  const cachesStarted = startCaches(stores).catch((err: Error) => log.error({ err: err.message }, 'watch cache failed to start'));
+  // Built-in kinds install as custom resources will: a store and watch cache each, served from then on.
+  const resources = new ResourceRegistry({ createStore, metrics, log });
+  for (const strategy of builtinStrategies) resources.install(strategy);
+  metrics.trackStoredObjects(storedObjectCounts(resources));
   const namingVerified = ensureStoredNaming(storage, opts.etcdPrefix);
   namingVerified.catch(() => undefined); // the post-start hook reports it
   return {
     etcd,
-    stores,
+    resources,
     watchBudget,
     namingVerified,
     close: async () => {
       compactor.stop();
-      // Closing fails a start still waiting for etcd, so shutdown never waits on an unreachable etcd.
-      await closeCaches(stores);
-      await cachesStarted;
+      await resources.close();
       await storage.close();
     },
   };
