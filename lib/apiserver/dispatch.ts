@@ -36,7 +36,7 @@ import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/ti
 import { handleCreateOnly } from './handlers/createOnly';
 import type { RequestHandlerContext } from './handlerContext';
 import type { NonResourceHandler } from './nonResource';
-import { bothRegistrars, type ServerLifecycle } from './lifecycle';
+import { bothRegistrars, type RequestWaitGroup, type ServerLifecycle } from './lifecycle';
 import { admitDuringShutdown } from './filters/shutdown';
 import { managerOrUserAgent } from './fieldManagerName';
 import { readBody } from './readBody';
@@ -147,7 +147,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
   });
   let disarmTimeout = (): void => {};
   let release = (): void => {};
-  let finishInFlight = (): void => {};
+  let inFlight: RequestWaitGroup | undefined;
   try {
     if (cfg.lifecycle) {
       // Once the listener is closed, connections still open end after this response (Go's Shutdown).
@@ -208,9 +208,8 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
     // A resource removed at run time lets its requests in flight finish before its cache stops;
     // one removed since the lookup is gone (its watches are ended by its own tracker instead).
     if (served.requests && info.verb !== 'watch') {
-      const inFlight = served.requests;
-      if (!inFlight.add()) throw errors.routeNotFound();
-      finishInFlight = () => inFlight.done();
+      if (!served.requests.add()) throw errors.routeNotFound();
+      inFlight = served.requests;
     }
     // Every verb of a stored resource converts (Table, PartialObjectMetadata) as upstream's
     // TableConvertor-backed scopes do; create-only subresources (TokenRequest) have none.
@@ -289,7 +288,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
   } finally {
     disarmTimeout();
     release();
-    finishInFlight();
+    inFlight?.done();
     if (audit) {
       audit.setResponse(code || res.statusCode, failure, failure ? undefined : (writtenObject(res) as JsonValue | undefined));
       emit('ResponseComplete');

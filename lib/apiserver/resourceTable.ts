@@ -32,6 +32,8 @@ export function isStored(r: ServedResource): r is StoredResource {
 interface Derived {
   generation: number;
   resources: readonly ServedResource[];
+  /** The served ones by group/version/resource (what routing looks up per request). */
+  byPath: ReadonlyMap<string, ServedResource>;
   schemaForKind: KindSchemas;
 }
 
@@ -68,7 +70,8 @@ export class ResourceTable {
       resources.map((r) => r.info),
       [...this.createOnly.values()].map((e) => e.body),
     );
-    this.derived = { generation, resources, schemaForKind };
+    const byPath = new Map(resources.map((r) => [keyOf(r.info), r]));
+    this.derived = { generation, resources, byPath, schemaForKind };
     return this.derived;
   }
 
@@ -87,9 +90,7 @@ export class ResourceTable {
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    const installed = this.registry.lookup(group, version, resource);
-    if (installed) return this.isServed(installed) ? installed : undefined;
-    return this.virtual.get(`${group}/${version}/${resource}`);
+    return this.current().byPath.get(`${group}/${version}/${resource}`);
   }
 
   /** The create-only endpoint of a virtual resource (subresource '') or of a subresource. */
