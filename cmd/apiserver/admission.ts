@@ -1,4 +1,4 @@
-// The validating admission chain the stores call after their strategy's validation.
+// The validating admission chain that every write passes after its strategy's validation.
 import {
   certificateApproval,
   certificateSigning,
@@ -13,8 +13,7 @@ import {
 } from '../../lib/admission';
 import type { Authorizer } from '../../lib/auth/authorizer';
 import type { PolicyRuleResolver } from '../../lib/auth/rbac';
-import type { ValidatingAdmission } from '../../lib/registry/store';
-import type { GenericStore } from '../../lib/registry/store';
+import type { GenericStore, ValidatingAdmission } from '../../lib/registry/store';
 import { namespaceLookup } from '../../lib/registry/stores';
 import { followPolicies } from './admissionPolicies';
 import { startPolicyStatusController } from './policyStatus';
@@ -30,63 +29,56 @@ export interface AdmissionDeps {
 }
 
 /**
- * The stores need their admission callback before they exist, and the plugins need the stores
- * (namespace lookups) and the authorizer: this returns the callback plus a setter run once both exist.
+ * The validating admission chain over the stores it guards (namespace lookups, policies and their
+ * parameters) and the authorizer. Writes take it per call (the stores keep none), so it is built
+ * once both exist; stop ends the policy followers and the policy status controller.
  */
-export function lateAdmission(): {
-  admission: ValidatingAdmission;
-  /** Installs the plugins; the returned stop ends the policy followers. */
-  install(stores: readonly GenericStore[], deps: AdmissionDeps): { stop(): void };
-} {
-  let chain: ValidatingPlugin | undefined;
+export function startAdmission(stores: readonly GenericStore[], deps: AdmissionDeps): { admission: ValidatingAdmission; stop(): void } {
+  const lifecycle = namespaceLifecycle(namespaceLookup(stores));
+  const plugins: ValidatingPlugin[] = [
+    (a) => lifecycle({ operation: a.operation, namespaced: a.namespaced, resource: a.resource, obj: a.obj }),
+    certificateApproval(deps.authorizer),
+    certificateSigning(deps.authorizer),
+    certificateSubjectRestriction(),
+  ];
+  if (deps.ruleResolver) plugins.push(rbacEscalation(deps.authorizer, deps.ruleResolver));
+  // Policies run last, as upstream's ValidatingAdmissionPolicy plugin follows the built-in ones.
+  const policies = new PolicySet();
+  const follower = followPolicies(stores, policies);
+  const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, authorizer: deps.authorizer, observe: deps.observePolicyCheck });
+  let synced = false;
+  follower.synced.then(
+    () => (synced = true),
+    () => undefined, // each request awaits it and gets its error
+  );
+  plugins.push((a) => (synced ? policyPlugin(a) : follower.synced.then(() => policyPlugin(a))));
+  const chain = validatingChain(plugins);
+  const admission: ValidatingAdmission = async (ctx, operation, obj, old, store) => {
+    await chain({
+      operation,
+      resource: store.groupResource,
+      subresource: ctx.subresource,
+      namespaced: store.resource.namespaced,
+      namespace: obj.metadata?.namespace ?? ctx.namespace,
+      name: obj.metadata?.name ?? '',
+      obj,
+      old,
+      user: ctx.user,
+      dryRun: ctx.dryRun,
+      version: store.resource.version,
+      kind: store.resource.kind,
+      warn: ctx.warn,
+      addAuditAnnotation: ctx.addAuditAnnotation,
+    });
+  };
+  // kube-apiserver runs the policy status (type checking) controller; so do we. Its status
+  // writes are admitted like any other (upstream's go through the loopback client).
+  const statusController = startPolicyStatusController(stores, { admission }, deps.onPolicyStatusError ?? (() => undefined));
   return {
-    admission: async (ctx, operation, obj, old, store) => {
-      if (!chain) return;
-      await chain({
-        operation,
-        resource: store.groupResource,
-        subresource: ctx.subresource,
-        namespaced: store.resource.namespaced,
-        namespace: obj.metadata?.namespace ?? ctx.namespace,
-        name: obj.metadata?.name ?? '',
-        obj,
-        old,
-        user: ctx.user,
-        dryRun: ctx.dryRun,
-        version: store.resource.version,
-        kind: store.resource.kind,
-        warn: ctx.warn,
-        addAuditAnnotation: ctx.addAuditAnnotation,
-      });
-    },
-    install(stores, deps) {
-      const lifecycle = namespaceLifecycle(namespaceLookup(stores));
-      const plugins: ValidatingPlugin[] = [
-        (a) => lifecycle({ operation: a.operation, namespaced: a.namespaced, resource: a.resource, obj: a.obj }),
-        certificateApproval(deps.authorizer),
-        certificateSigning(deps.authorizer),
-        certificateSubjectRestriction(),
-      ];
-      if (deps.ruleResolver) plugins.push(rbacEscalation(deps.authorizer, deps.ruleResolver));
-      // Policies run last, as upstream's ValidatingAdmissionPolicy plugin follows the built-in ones.
-      const policies = new PolicySet();
-      const follower = followPolicies(stores, policies);
-      const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, authorizer: deps.authorizer, observe: deps.observePolicyCheck });
-      let synced = false;
-      follower.synced.then(
-        () => (synced = true),
-        () => undefined, // each request awaits it and gets its error
-      );
-      plugins.push((a) => (synced ? policyPlugin(a) : follower.synced.then(() => policyPlugin(a))));
-      chain = validatingChain(plugins);
-      // kube-apiserver runs the policy status (type checking) controller; so do we.
-      const statusController = startPolicyStatusController(stores, deps.onPolicyStatusError ?? (() => undefined));
-      return {
-        stop: () => {
-          follower.stop();
-          statusController.stop();
-        },
-      };
+    admission,
+    stop: () => {
+      follower.stop();
+      statusController.stop();
     },
   };
 }

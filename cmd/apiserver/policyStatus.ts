@@ -5,7 +5,7 @@ import type { ValidatingAdmissionPolicy } from '../../lib/api';
 import { validatingadmissionpolicies } from '../../lib/api';
 import { PolicyStatusController, policyStatusControllerName, type KindResolver } from '../../lib/admission';
 import { followStore } from '../../lib/registry/follow';
-import type { GenericStore } from '../../lib/registry/store';
+import type { AdmissionOptions, GenericStore } from '../../lib/registry/store';
 import { systemContext } from '../../lib/registry/stores';
 
 export function kindResolver(stores: readonly GenericStore[]): KindResolver {
@@ -18,7 +18,11 @@ export function kindResolver(stores: readonly GenericStore[]): KindResolver {
   };
 }
 
-export function startPolicyStatusController(stores: readonly GenericStore[], onError: (name: string, err: Error) => void): { stop(): void } {
+export function startPolicyStatusController(
+  stores: readonly GenericStore[],
+  writes: AdmissionOptions,
+  onError: (name: string, err: Error) => void,
+): { stop(): void } {
   const store = stores.find(
     (s) => s.resource.group === validatingadmissionpolicies.group && s.resource.version === validatingadmissionpolicies.version && s.resource.resource === validatingadmissionpolicies.resource,
   );
@@ -33,7 +37,7 @@ export function startPolicyStatusController(stores: readonly GenericStore[], onE
         // Deleted, or a newer generation whose own event follows: leave it.
         if (!p || (p.metadata?.generation ?? 0) !== generation) return p ?? {};
         return { ...p, status: { ...p.status, ...status } };
-      });
+      }, writes);
     },
   });
   const follower = followStore(store, {

@@ -17,7 +17,7 @@ import {
 } from '../../lib/auth/rbac';
 import { isApiError } from '../../lib/machinery/errors';
 import { followStore, type Follower } from '../../lib/registry/follow';
-import type { GenericStore } from '../../lib/registry/store';
+import type { AdmissionOptions, GenericStore } from '../../lib/registry/store';
 import { systemContext } from '../../lib/registry/stores';
 
 const policyResources: readonly PolicyResource[] = ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'];
@@ -37,8 +37,11 @@ function storeFor(stores: readonly GenericStore[], resource: string): GenericSto
   return s;
 }
 
-export function startRbacPolicy(stores: readonly GenericStore[], log: Logger): RbacPolicy {
-  const index = new PolicyIndex();
+/**
+ * Feeds `index` (which the authorizer already reads) from the stores. Its writes (aggregation,
+ * bootstrap) are admitted with `writes`, as upstream's go through the loopback client.
+ */
+export function startRbacPolicy(stores: readonly GenericStore[], index: PolicyIndex, writes: AdmissionOptions, log: Logger): RbacPolicy {
   const clusterRoles = storeFor(stores, 'clusterroles');
   const clusterRoleBindings = storeFor(stores, 'clusterrolebindings');
   let aggregationTimer: NodeJS.Timeout | undefined;
@@ -58,7 +61,7 @@ export function startRbacPolicy(stores: readonly GenericStore[], log: Logger): R
       const rules = aggregatedRules(role, index.clusterRoles());
       if (!needsUpdate(role, rules)) continue;
       const name = role.metadata?.name ?? '';
-      await clusterRoles.update(systemContext(), name, (cur) => ({ ...(cur as ClusterRole), rules })).catch((err: unknown) => {
+      await clusterRoles.update(systemContext(), name, (cur) => ({ ...(cur as ClusterRole), rules }), writes).catch((err: unknown) => {
         if (!(isApiError(err) && (err.code === 404 || err.code === 409))) throw err;
       });
     }
@@ -93,8 +96,8 @@ export function startRbacPolicy(stores: readonly GenericStore[], log: Logger): R
         await withConflictRetry(async () => {
           const existing = (await clusterRoles.get(ctx, name).catch(notFoundAsUndefined)) as ClusterRole | undefined;
           const r = reconcileClusterRole(existing, desired);
-          if (r.action === 'create') await clusterRoles.create(ctx, r.object);
-          else if (r.action === 'update') await clusterRoles.update(ctx, name, () => r.object);
+          if (r.action === 'create') await clusterRoles.create(ctx, r.object, writes);
+          else if (r.action === 'update') await clusterRoles.update(ctx, name, () => r.object, writes);
         });
       }
       for (const desired of bootstrapClusterRoleBindings()) {
@@ -102,11 +105,11 @@ export function startRbacPolicy(stores: readonly GenericStore[], log: Logger): R
         await withConflictRetry(async () => {
           const existing = (await clusterRoleBindings.get(ctx, name).catch(notFoundAsUndefined)) as ClusterRoleBinding | undefined;
           const r = reconcileClusterRoleBinding(existing, desired);
-          if (r.action === 'create') await clusterRoleBindings.create(ctx, r.object);
-          else if (r.action === 'update') await clusterRoleBindings.update(ctx, name, () => r.object);
+          if (r.action === 'create') await clusterRoleBindings.create(ctx, r.object, writes);
+          else if (r.action === 'update') await clusterRoleBindings.update(ctx, name, () => r.object, writes);
           else if (r.action === 'recreate') {
-            await clusterRoleBindings.delete(ctx, name, { preconditions: { uid: existing?.metadata?.uid } });
-            await clusterRoleBindings.create(ctx, r.object);
+            await clusterRoleBindings.delete(ctx, name, { preconditions: { uid: existing?.metadata?.uid } }, writes);
+            await clusterRoleBindings.create(ctx, r.object, writes);
           }
         });
       }

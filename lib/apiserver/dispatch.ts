@@ -11,6 +11,7 @@ import type { Status } from '../api';
 import { errors, toApiError, ApiError } from '../machinery/errors';
 import { goQuote } from '../machinery/fieldErrors';
 import { validatePathSegmentName } from '../machinery/validation/names';
+import type { AdmissionOptions, ValidatingAdmission } from '../registry/store';
 import type { RequestContext, UserInfo } from '../registry/strategy';
 import type { HandlerContext } from './handlerContext';
 import { handleCreate } from './handlers/create';
@@ -35,7 +36,7 @@ import { armRequestTimeout, requestDeadlineMs, timeoutError } from './filters/ti
 import { handleCreateOnly } from './handlers/createOnly';
 import type { RequestHandlerContext } from './handlerContext';
 import type { NonResourceHandler } from './nonResource';
-import type { ServerLifecycle } from './lifecycle';
+import { bothRegistrars, type RequestWaitGroup, type ServerLifecycle } from './lifecycle';
 import { admitDuringShutdown } from './filters/shutdown';
 import { managerOrUserAgent } from './fieldManagerName';
 import { readBody } from './readBody';
@@ -44,6 +45,8 @@ import { WatchBudget } from '../machinery/watchBudget';
 
 export interface DispatchConfig {
   resources: ResourceTable;
+  /** Validating admission for every write a request makes; absent = none. */
+  admission?: ValidatingAdmission;
   authenticator: Authenticator;
   authorizer: Authorizer;
   anonymousEnabled: boolean;
@@ -88,14 +91,14 @@ const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:una
 export const unauthenticatedLogUser = '(unauthenticated)';
 
 export function createDispatcher(cfg: DispatchConfig): (req: IncomingMessage, res: ServerResponse) => void {
-  const resolved: ResolvedConfig = { ...cfg, watchBudget: cfg.watchBudget ?? new WatchBudget() };
+  const resolved: ResolvedConfig = { ...cfg, watchBudget: cfg.watchBudget ?? new WatchBudget(), admissionOptions: { admission: cfg.admission } };
   const now = cfg.now ?? ((): Date => new Date());
   return (req, res) => {
     void dispatch(resolved, now, req, res);
   };
 }
 
-type ResolvedConfig = DispatchConfig & { watchBudget: WatchBudget };
+type ResolvedConfig = DispatchConfig & { watchBudget: WatchBudget; admissionOptions: AdmissionOptions };
 
 async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = process.hrtime.bigint();
@@ -144,6 +147,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
   });
   let disarmTimeout = (): void => {};
   let release = (): void => {};
+  let inFlight: RequestWaitGroup | undefined;
   try {
     if (cfg.lifecycle) {
       // Once the listener is closed, connections still open end after this response (Go's Shutdown).
@@ -201,6 +205,12 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
     }
     served = cfg.resources.lookup(info.group, info.version, info.resource);
     if (!served) throw errors.routeNotFound();
+    // A resource removed at run time lets its requests in flight finish before its cache stops;
+    // one removed since the lookup is gone (its watches are ended by its own tracker instead).
+    if (served.requests && info.verb !== 'watch') {
+      if (!served.requests.add()) throw errors.routeNotFound();
+      inFlight = served.requests;
+    }
     // Every verb of a stored resource converts (Table, PartialObjectMetadata) as upstream's
     // TableConvertor-backed scopes do; create-only subresources (TokenRequest) have none.
     // chooseOutput returns a copy of its own: completed in place.
@@ -232,8 +242,9 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
       isApply: false,
       now,
       audit,
-      watches: cfg.lifecycle?.watches,
+      watches: info.verb === 'watch' && served.watches ? bothRegistrars(cfg.lifecycle?.watches, served.watches) : cfg.lifecycle?.watches,
       watchBudget: cfg.watchBudget,
+      admission: cfg.admissionOptions,
       readBody: async () => (body ??= await readBody(req, cfg.maxRequestBodyBytes)),
       requestContext: (dr: boolean): RequestContext => ({
         user,
@@ -277,6 +288,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
   } finally {
     disarmTimeout();
     release();
+    inFlight?.done();
     if (audit) {
       audit.setResponse(code || res.statusCode, failure, failure ? undefined : (writtenObject(res) as JsonValue | undefined));
       emit('ResponseComplete');

@@ -4,13 +4,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { FeatureGates } from '../api/featureGates';
 import type { Authorizer } from '../auth/authorizer';
+import type { AdmissionOptions } from '../registry/store';
 import type { RequestContext, UserInfo } from '../registry/strategy';
 import type { AuditContext } from '../audit';
 import type { RequestInfo } from './requestInfo';
 import type { StoredResource } from './resourceTable';
 import type { OutputFormat } from './respond';
 import type { ApiServerMetrics } from './metrics';
-import type { WatchTracker } from './lifecycle';
+import type { WatchRegistrar } from './lifecycle';
 import type { WatchBudget } from '../machinery/watchBudget';
 
 /** What every resource request handler receives. */
@@ -35,11 +36,13 @@ export interface RequestHandlerContext {
   /** The request's audit record, when auditing is on. */
   audit?: AuditContext;
   /** Where watches register so shutdown can end them cleanly; absent = not tracked. */
-  watches?: WatchTracker;
+  watches?: WatchRegistrar;
   /** The server-wide bound on watches' unsent bytes (lib/machinery/watchBudget.ts). */
   watchBudget: WatchBudget;
   readBody(): Promise<Buffer>;
   requestContext(dryRun: boolean): RequestContext;
+  /** What the request's writes are admitted with: the server's admission chain, per call. */
+  admission: AdmissionOptions;
   now(): Date;
 }
 

@@ -42,6 +42,7 @@ export class ApiServerMetrics {
   readonly storageObjects: Gauge<string>;
   readonly longRunning: Gauge<string>;
   readonly terminatedWatchers: Counter<string>;
+  private storedObjectCounts: (() => Promise<Record<string, number>>) | undefined;
   /** Ours, not upstream's: the watch budget's bytes held now and at most (lib/machinery/watchBudget.ts). */
   private watchBudget: { readonly total: number; readonly peak: number; readonly limitBytes: number } | undefined;
   /** Audit events written to the log backend, and those lost (buffer full or write errors). */
@@ -200,21 +201,40 @@ export class ApiServerMetrics {
       labelNames: ['name', 'stage'],
       registers: [this.registry],
     });
-    const counts = opts.storageObjectCounts;
+    this.storedObjectCounts = opts.storageObjectCounts;
+    const counts = (): (() => Promise<Record<string, number>>) | undefined => this.storedObjectCounts;
     this.storageObjects = new Gauge({
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind.',
       labelNames: ['resource'],
       registers: [this.registry],
       async collect(): Promise<void> {
-        if (!counts) return;
+        const count = counts();
+        if (!count) return;
         try {
-          for (const [resource, n] of Object.entries(await counts())) this.set({ resource }, n);
+          const counted = await count();
+          // Only resources installed now: a removed one's series goes with it.
+          this.reset();
+          for (const [resource, n] of Object.entries(counted)) this.set({ resource }, n);
         } catch {
           // Storage unreachable: keep the last values rather than failing the scrape.
         }
       },
     });
+  }
+
+  /** Where apiserver_storage_objects comes from, when the stores are built after the metrics (start()'s storage step). */
+  trackStoredObjects(counts: () => Promise<Record<string, number>>): void {
+    this.storedObjectCounts = counts;
+  }
+
+  /** Drops a removed resource's watch cache series (upstream deletes a CRD's likewise). */
+  forgetResource(r: { group: string; resource: string }): void {
+    this.watchCacheEventsReceived.remove(r);
+    this.watchCacheResourceVersion.remove(r);
+    for (const success of ['true', 'false']) {
+      for (const fallback of ['true', 'false']) this.watchCacheConsistentReads.remove({ ...r, success, fallback });
+    }
   }
 
   /** The watch budget whose bytes the apiserver_watch_unsent_bytes gauges report. */

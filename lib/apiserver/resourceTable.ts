@@ -1,16 +1,22 @@
-// The served resources, looked up by group, version and plural name: stored resources (a generic
-// store each) and create-only endpoints (virtual resources and subresources such as token).
-// Only what `serves` accepts is in the table (--runtime-config, removed versions); routing,
-// discovery and OpenAPI all read the table, so a disabled version vanishes from all three.
+// The served resources, looked up by group, version and plural name: stored resources (the
+// registry's, which change at run time) and create-only endpoints (virtual resources and
+// subresources such as token, fixed at start). Only what is served is in the table
+// (--runtime-config, removed versions); routing, discovery and OpenAPI all read the table, so a
+// disabled or removed resource vanishes from all three.
 import type { ResourceInfo } from '../api';
 import type { CreateOnlyEndpoint } from '../registry/createOnly';
 import type { GenericStore } from '../registry/store';
 import { buildKindSchemas, type KindSchemas } from './kindSchemas';
+import type { WatchTracker, RequestWaitGroup } from './lifecycle';
+import { ResourceRegistry, type InstalledResource } from './resourceRegistry';
 
 export interface ServedResource {
   info: ResourceInfo;
   /** Absent for a virtual resource (it has only a create-only endpoint). */
   store?: GenericStore;
+  /** A stored resource's open watches and requests in flight (its removal ends and awaits them). */
+  watches?: WatchTracker;
+  requests?: RequestWaitGroup;
 }
 
 /** A stored resource: every verb handler may use its store. */
@@ -22,31 +28,69 @@ export function isStored(r: ServedResource): r is StoredResource {
   return r.store !== undefined;
 }
 
-export class ResourceTable {
-  private readonly byPath = new Map<string, ServedResource>();
-  private readonly createOnly = new Map<string, CreateOnlyEndpoint>();
-  readonly resources: readonly ServedResource[];
-  /** The schema of every kind a response of this table may carry (Protobuf encoding). */
-  readonly schemaForKind: KindSchemas;
+/** What the table derives from the registry's resources, rebuilt when they change. */
+interface Derived {
+  generation: number;
+  resources: readonly ServedResource[];
+  /** The served ones by group/version/resource (what routing looks up per request). */
+  byPath: ReadonlyMap<string, ServedResource>;
+  schemaForKind: KindSchemas;
+}
 
-  constructor(stored: readonly StoredResource[], endpoints: readonly CreateOnlyEndpoint[] = [], serves: (info: ResourceInfo) => boolean = () => true) {
-    const all: ServedResource[] = stored.filter((r) => serves(r.info));
+export class ResourceTable {
+  private readonly virtual = new Map<string, ServedResource>();
+  private readonly createOnly = new Map<string, CreateOnlyEndpoint>();
+  private readonly registry: ResourceRegistry;
+  private derived?: Derived;
+
+  /** `stored`: the registry (or, in tests, fixed stores); `serves`: whether configuration serves a resource. */
+  constructor(
+    stored: ResourceRegistry | readonly StoredResource[],
+    endpoints: readonly CreateOnlyEndpoint[] = [],
+    private readonly serves: (info: ResourceInfo) => boolean = () => true,
+  ) {
+    this.registry = stored instanceof ResourceRegistry ? stored : ResourceRegistry.over(stored.map((r) => r.store));
     for (const e of endpoints) {
       // A subresource goes with its resource (serviceaccounts/token with serviceaccounts).
       if (!serves(e.resource)) continue;
       this.createOnly.set(`${e.resource.group}/${e.resource.version}/${e.resource.resource}/${e.subresource}`, e);
-      if (!e.subresource) all.push({ info: e.resource });
+      if (!e.subresource) this.virtual.set(keyOf(e.resource), { info: e.resource });
     }
-    for (const r of all) this.byPath.set(`${r.info.group}/${r.info.version}/${r.info.resource}`, r);
-    this.resources = all;
-    this.schemaForKind = buildKindSchemas(
-      all.map((r) => r.info),
+  }
+
+  private isServed(r: InstalledResource): boolean {
+    return r.served ?? this.serves(r.info);
+  }
+
+  private current(): Derived {
+    const generation = this.registry.generation;
+    if (this.derived?.generation === generation) return this.derived;
+    const resources: ServedResource[] = [...this.registry.resources.filter((r) => this.isServed(r)), ...this.virtual.values()];
+    const schemaForKind = buildKindSchemas(
+      resources.map((r) => r.info),
       [...this.createOnly.values()].map((e) => e.body),
     );
+    const byPath = new Map(resources.map((r) => [keyOf(r.info), r]));
+    this.derived = { generation, resources, byPath, schemaForKind };
+    return this.derived;
+  }
+
+  /** Changes whenever the served resources do (discovery and OpenAPI rebuild on it). */
+  get generation(): number {
+    return this.registry.generation;
+  }
+
+  get resources(): readonly ServedResource[] {
+    return this.current().resources;
+  }
+
+  /** The schema of every kind a response of this table may carry (Protobuf encoding). */
+  get schemaForKind(): KindSchemas {
+    return this.current().schemaForKind;
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.byPath.get(`${group}/${version}/${resource}`);
+    return this.current().byPath.get(`${group}/${version}/${resource}`);
   }
 
   /** The create-only endpoint of a virtual resource (subresource '') or of a subresource. */
@@ -58,3 +102,5 @@ export class ResourceTable {
     return this.resources.map((r) => r.info);
   }
 }
+
+const keyOf = (r: ResourceInfo): string => `${r.group}/${r.version}/${r.resource}`;

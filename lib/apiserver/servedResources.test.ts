@@ -44,7 +44,7 @@ async function serve(runtimeConfig: string): Promise<Running> {
   const stores = createStores(new MemoryStorage(), strategies, '/registry', { watchCache: false });
   const events: AuditEvent[] = [];
   const api = createApiServer({
-    stores,
+    resources: stores,
     resourceConfig: config,
     authenticator: { authenticate: async () => ({ name: 'admin', groups: ['system:masters', 'system:authenticated'] }) },
     authorizer: alwaysAllowAuthorizer(),

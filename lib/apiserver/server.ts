@@ -9,7 +9,7 @@ import type { Authenticator } from '../auth';
 import type { Authorizer } from '../auth/authorizer';
 import type { AuditEvent, Policy } from '../audit';
 import type { CreateOnlyEndpoint } from '../registry/createOnly';
-import type { GenericStore } from '../registry/store';
+import type { GenericStore, ValidatingAdmission } from '../registry/store';
 import { createDiscovery, versionInfo } from './discovery';
 import { createDispatcher } from './dispatch';
 import { expressHttp1Classes, type Http1Classes } from './expressPrototypes';
@@ -20,6 +20,7 @@ import { ApiServerMetrics } from './metrics';
 import { nonResourceHandler } from './nonResource';
 import { createOpenAPIHandler } from './openapi';
 import { defaultResourceConfig, isServed, type ResourceConfig } from './resourceConfig';
+import { ResourceRegistry } from './resourceRegistry';
 import { ResourceTable } from './resourceTable';
 import { WatchBudget } from '../machinery/watchBudget';
 
@@ -29,9 +30,12 @@ export interface PostStartHook {
 }
 
 export interface ApiServerConfig {
-  stores: readonly GenericStore[];
+  /** The resources served, changing at run time; or, for tests, a fixed set of stores. */
+  resources: ResourceRegistry | readonly GenericStore[];
   authenticator: Authenticator;
   authorizer: Authorizer;
+  /** Validating admission, passed with each write a request makes (the store has none of its own). */
+  admission?: ValidatingAdmission;
   anonymousEnabled: boolean;
   /** Virtual resources and create-only subresources (reviews, serviceaccounts/token). */
   createOnly?: readonly CreateOnlyEndpoint[];
@@ -77,11 +81,11 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-/** apiserver_storage_objects: etcd's count of keys per resource (a limit-1 range). */
-export function storedObjectCounts(stores: readonly GenericStore[]): () => Promise<Record<string, number>> {
+/** apiserver_storage_objects: etcd's count of keys per resource installed now (a limit-1 range). */
+export function storedObjectCounts(registry: Pick<ResourceRegistry, 'stores'>): () => Promise<Record<string, number>> {
   return async () => {
     const out: Record<string, number> = {};
-    for (const s of stores) {
+    for (const s of registry.stores) {
       // From the watch cache when there is one (Any: no etcd range per scrape).
       const r = s.cache ? await s.cache.listFromCache(s.keys.root, { limit: 1 }) : await s.storage.list(s.keys.root, { limit: 1 });
       out[s.resource.group ? `${s.resource.resource}.${s.resource.group}` : s.resource.resource] = r.count;
@@ -91,12 +95,12 @@ export function storedObjectCounts(stores: readonly GenericStore[]): () => Promi
 }
 
 export function createApiServer(cfg: ApiServerConfig): ApiServer {
-  const stored = cfg.stores.map((store) => ({ info: store.resource, store }));
+  const registry = cfg.resources instanceof ResourceRegistry ? cfg.resources : ResourceRegistry.over(cfg.resources);
   const createOnly = cfg.createOnly ?? [];
-  const resourceConfig = cfg.resourceConfig ?? defaultResourceConfig([...stored.map((s) => s.info), ...createOnly.map((e) => e.resource)]);
+  const resourceConfig = cfg.resourceConfig ?? defaultResourceConfig([...registry.stores.map((s) => s.resource), ...createOnly.map((e) => e.resource)]);
   // Stores of unserved resources keep running for the server's own use (RBAC policy, bootstrap).
-  const table = new ResourceTable(stored, createOnly, (info) => isServed(resourceConfig, info));
-  const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(cfg.stores) });
+  const table = new ResourceTable(registry, createOnly, (info) => isServed(resourceConfig, info));
+  const metrics = cfg.metrics ?? new ApiServerMetrics({ storageObjectCounts: storedObjectCounts(registry) });
   metrics.recordFeatures(cfg.features);
   const watchBudget = cfg.watchBudget ?? new WatchBudget();
   metrics.trackWatchBudget(watchBudget);
@@ -116,17 +120,20 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
   });
   const hooks = (cfg.postStartHooks ?? []).map((h) => ({ hook: h, check: defaults.addPostStartHook(h.name) }));
 
-  const openapi = createOpenAPIHandler(table.infos, { cbor: cfg.features.isEnabled('CBORServingAndStorage') });
+  // Both documents are built from the table, again once the resources change (install, remove).
+  const openapi = rebuiltOnChange(table, () => createOpenAPIHandler(table.infos, { cbor: cfg.features.isEnabled('CBORServingAndStorage') }));
+  const discovery = rebuiltOnChange(table, () => createDiscovery(table.infos, { serverAddress: cfg.serverAddress }));
   const dispatch = createDispatcher({
     resources: table,
     authenticator: cfg.authenticator,
     authorizer: cfg.authorizer,
+    admission: cfg.admission,
     anonymousEnabled: cfg.anonymousEnabled,
     nonResource: nonResourceHandler({
       health,
-      discovery: createDiscovery(table.infos, { serverAddress: cfg.serverAddress }),
+      discovery: { serve: (req) => discovery().serve(req) },
       version: versionInfo(),
-      openapi: (path, query, headers) => openapi(path, query, headers) ?? null,
+      openapi: (path, query, headers) => openapi()(path, query, headers) ?? null,
       metrics,
       // Upstream lets whoever may GET /readyz/<check> read its reason there (system:monitoring does).
       mayReadHealthCheck: (user, endpoint, check) =>
@@ -183,5 +190,14 @@ export function createApiServer(cfg: ApiServerConfig): ApiServer {
     async close(): Promise<void> {
       metrics.registry.clear();
     },
+  };
+}
+
+/** The value `build` gives for the table's current resources, built again only when they change. */
+function rebuiltOnChange<T>(table: ResourceTable, build: () => T): () => T {
+  let built: { generation: number; value: T } | undefined;
+  return () => {
+    if (built?.generation !== table.generation) built = { generation: table.generation, value: build() };
+    return built.value;
   };
 }

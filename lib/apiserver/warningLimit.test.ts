@@ -17,7 +17,7 @@ let server: Server;
 
 beforeAll(async () => {
   api = createApiServer({
-    stores: createStores(new MemoryStorage(), builtinStrategies, '/registry', { watchCache: false }),
+    resources: createStores(new MemoryStorage(), builtinStrategies, '/registry', { watchCache: false }),
     authenticator: { authenticate: async () => ({ name: 'admin', groups: ['system:masters', 'system:authenticated'] }) },
     authorizer: alwaysAllowAuthorizer(),
     anonymousEnabled: false,

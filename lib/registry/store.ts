@@ -39,11 +39,19 @@ export interface StoreOptions {
   strategy: Strategy;
   /** etcd key prefix, default /registry. */
   prefix: string;
-  admission?: ValidatingAdmission;
   /** How many served JSON texts the (key, revision) memo keeps; the default fits most lists. */
   servedJsonMemoCapacity?: number;
   /** The same for decoded list items and served objects (Protobuf, CBOR, Tables, watch events). */
   decodedMemoCapacity?: number;
+}
+
+/**
+ * What a write is checked with besides its strategy, per call (upstream's store takes
+ * createValidation, updateValidation and deleteValidation with each call): the caller's
+ * admission chain, absent for writes no admission sees.
+ */
+export interface AdmissionOptions {
+  admission?: ValidatingAdmission;
 }
 
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
@@ -87,7 +95,6 @@ export class GenericStore {
   readonly keys: KeyLayout;
   readonly storage: Storage;
   readonly cache?: WatchCache;
-  private readonly admission?: ValidatingAdmission;
 
   constructor(opts: StoreOptions) {
     // The schema's serverSet and immutable markers hold for every kind and endpoint.
@@ -96,7 +103,6 @@ export class GenericStore {
     this.keys = new KeyLayout(opts.prefix, this.resource);
     this.storage = opts.storage;
     this.cache = opts.cache;
-    this.admission = opts.admission;
     this.servedJsonMemo = new DecodedObjectMemo<ServedJsonForm>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
     this.servedMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? servedMemoCapacity);
     this.listMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? listItemMemoCapacity);
@@ -364,7 +370,7 @@ export class GenericStore {
   // ---- create -------------------------------------------------------------------------------
 
   /** Everything a create does before persisting: system fields, defaults, validation, admission. */
-  private async prepareCreate(ctx: RequestContext, input: ApiObject, applied = false): Promise<ApiObject> {
+  private async prepareCreate(ctx: RequestContext, input: ApiObject, admission: ValidatingAdmission | undefined, applied = false): Promise<ApiObject> {
     // normalize builds a new object all the way down: the input is never touched.
     const obj = this.withTypeMeta(input);
     const meta = (obj.metadata ??= {});
@@ -378,13 +384,13 @@ export class GenericStore {
     if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
     this.validateCreate(ctx, obj);
     for (const w of this.strategy.warningsOnCreate?.(ctx, obj) ?? []) ctx.warn?.(w);
-    if (this.admission) await this.admission(ctx, 'CREATE', obj, null, this);
+    if (admission) await admission(ctx, 'CREATE', obj, null, this);
     return this.withTypeMeta(obj);
   }
 
-  async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+  async create(ctx: RequestContext, input: ApiObject, opts: AdmissionOptions = {}): Promise<ApiObject> {
     const generated = !input.metadata?.name && !!input.metadata?.generateName;
-    const stored = await this.prepareCreate(ctx, input);
+    const stored = await this.prepareCreate(ctx, input, opts.admission);
     if (ctx.dryRun) return stored;
     rejectResourceVersionOnCreate(input);
 
@@ -448,7 +454,7 @@ export class GenericStore {
     ctx: RequestContext,
     name: string,
     objInfo: UpdatedObjectInfo,
-    opts: { forceAllowCreate?: boolean; retryOnConflict?: boolean; applied?: boolean } = {},
+    opts: AdmissionOptions & { forceAllowCreate?: boolean; retryOnConflict?: boolean; applied?: boolean } = {},
   ): Promise<{ obj: ApiObject; created: boolean }> {
     const key = this.keyFor(ctx, name);
     const strategy = this.updateStrategy(ctx);
@@ -471,7 +477,7 @@ export class GenericStore {
         // A PUT carrying a resourceVersion targets an existing object that is gone.
         if (body.metadata?.resourceVersion) throw errors.notFound(this.groupResource, name);
         created = true;
-        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.applied);
+        const obj = await this.prepareCreate(ctx, { ...body, metadata: { ...body.metadata, name } }, opts.admission, opts.applied);
         return { obj, bytes: this.encode(obj) };
       }
       const old = this.decode(current);
@@ -510,7 +516,7 @@ export class GenericStore {
       ];
       if (errs.length) throw errors.invalid(this.groupKind, name, errs);
       for (const w of strategy.warningsOnUpdate?.(ctx, obj, old) ?? []) ctx.warn?.(w);
-      if (this.admission) await this.admission(ctx, 'UPDATE', obj, old, this);
+      if (opts.admission) await opts.admission(ctx, 'UPDATE', obj, old, this);
       const next = this.withTypeMeta(obj);
       if (this.shouldDeleteDuringUpdate(next)) return 'delete';
       // Upstream's GuaranteedUpdate: no write when the new bytes equal the stored ones.
@@ -586,7 +592,7 @@ export class GenericStore {
 
   // ---- delete -------------------------------------------------------------------------------
 
-  async delete(ctx: RequestContext, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+  async delete(ctx: RequestContext, name: string, options: DeleteOptions = {}, call: AdmissionOptions = {}): Promise<DeleteResult> {
     const key = this.keyFor(ctx, name);
     let currentKv: KeyValue | null;
     try {
@@ -626,7 +632,7 @@ export class GenericStore {
       }
     }
 
-    if (this.admission) await this.admission(ctx, 'DELETE', current, current, this);
+    if (call.admission) await call.admission(ctx, 'DELETE', current, current, this);
     if (ctx.dryRun) return { body: this.deleteBody(current), deleted: true };
     // The revision read above is what is deleted unless a write came in between: then it is
     // decoded again; otherwise `current` stands for it (no preconditions, nothing to decode).

@@ -5,7 +5,7 @@ import type { Storage } from '../etcd/storage';
 import { isApiError } from '../machinery/errors';
 import { WatchCache, WatchCacheMetrics, WatchCacheOptions } from '../watchcache';
 import { KeyLayout } from './keys';
-import { GenericStore, ValidatingAdmission } from './store';
+import { GenericStore } from './store';
 import type { RequestContext, Strategy } from './strategy';
 
 export const systemUser = { name: 'system:apiserver', groups: ['system:masters'] };
@@ -16,7 +16,6 @@ export function systemContext(namespace = ''): RequestContext {
 }
 
 export interface CreateStoresOptions {
-  admission?: ValidatingAdmission;
   /** One watch cache per resource (default true); false reads and watches etcd directly. */
   watchCache?: boolean;
   /** Per-resource watch cache metric callbacks. */
@@ -26,7 +25,12 @@ export interface CreateStoresOptions {
 }
 
 export function createStores(storage: Storage, strategies: readonly Strategy[], prefix: string, opts: CreateStoresOptions = {}): GenericStore[] {
-  return strategies.map((strategy) => {
+  return strategies.map(storeFactory(storage, prefix, opts));
+}
+
+/** Builds a resource's store (and watch cache) over the shared storage: the server's resource registry installs with it. */
+export function storeFactory(storage: Storage, prefix: string, opts: CreateStoresOptions = {}): (strategy: Strategy) => GenericStore {
+  return (strategy) => {
     const root = new KeyLayout(prefix, strategy.resource).root;
     const cache =
       opts.watchCache === false
@@ -37,8 +41,8 @@ export function createStores(storage: Storage, strategies: readonly Strategy[], 
             prefix: root,
             metrics: opts.cacheMetrics?.({ group: strategy.resource.group, resource: strategy.resource.resource }),
           });
-    return new GenericStore({ storage: cache ?? storage, cache, strategy, prefix, admission: opts.admission });
-  });
+    return new GenericStore({ storage: cache ?? storage, cache, strategy, prefix });
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ export async function handleCreate(h: HandlerContext): Promise<void> {
       throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
   }
-  const created = await store.create(h.requestContext(opts.dryRun), obj);
+  const created = await store.create(h.requestContext(opts.dryRun), obj, h.admission);
   // Compact JSON: the text the store memoised for this revision (no second serialisation).
   const json = isCompactJsonResponse(h) ? store.writtenJson(created) : undefined;
   writeObject(h.req, h.res, 201, json ?? responseBody(h, created), h.output, { compression: false, warnings: h.warnings });

@@ -23,7 +23,7 @@ export async function handleDeleteCollection(h: HandlerContext): Promise<void> {
   for (const item of list.items) {
     const name = item.metadata?.name ?? '';
     try {
-      const r = await store.delete({ ...ctx, namespace: item.metadata?.namespace ?? ctx.namespace }, name, opts);
+      const r = await store.delete({ ...ctx, namespace: item.metadata?.namespace ?? ctx.namespace }, name, opts, h.admission);
       deleted.push(r.body.kind === 'Status' ? item : (r.body as ApiObject));
     } catch (e) {
       // Already gone: another deleter won the race, which is what we wanted.

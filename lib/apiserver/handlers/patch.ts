@@ -45,7 +45,7 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     const applyBody = type === 'application/apply-patch+cbor' ? { config: decodeApplyPatchCbor(body) } : decodeApplyPatch(body, opts.fieldValidation);
     h.audit?.setRequestPatch(applyBody.config);
     const fn = applyTo(h, applyBody, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
-    const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { forceAllowCreate: true, applied: true });
+    const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { ...h.admission, forceAllowCreate: true, applied: true });
     writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
     return;
   }
@@ -68,6 +68,6 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     checkName(obj, h.info.name);
     return obj;
   };
-  const { obj } = await store.update(h.requestContext(opts.dryRun), h.info.name, apply);
+  const { obj } = await store.update(h.requestContext(opts.dryRun), h.info.name, apply, h.admission);
   writeObject(h.req, h.res, 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
 }

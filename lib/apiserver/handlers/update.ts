@@ -13,7 +13,7 @@ export async function handleUpdate(h: HandlerContext): Promise<void> {
   h.dryRun = opts.dryRun;
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
   checkName(body, h.info.name);
-  const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, replacementWith(body));
+  const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, replacementWith(body), h.admission);
   // Compact JSON: the text the store memoised for this revision (no second serialisation).
   const json = isCompactJsonResponse(h) ? store.writtenJson(obj) : undefined;
   writeObject(h.req, h.res, created ? 201 : 200, json ?? responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });

@@ -4,5 +4,5 @@ export type { ShutdownOptions, ShutdownSteps } from './gracefulShutdown';
 export { LifecycleSignal, newLifecycleSignals } from './signals';
 export type { LifecycleSignals } from './signals';
 export { RequestWaitGroup } from './waitGroup';
-export { minWatchDrainQPS, realSleep, WatchTracker } from './watchDrain';
-export type { DrainResult, Sleep, WatchHandle } from './watchDrain';
+export { bothRegistrars, minWatchDrainQPS, realSleep, WatchTracker } from './watchDrain';
+export type { DrainResult, Sleep, WatchHandle, WatchRegistrar } from './watchDrain';

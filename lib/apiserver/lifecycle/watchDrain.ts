@@ -20,7 +20,37 @@ export const realSleep: Sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Upstream's floor on the drain rate, watches per second. */
 export const minWatchDrainQPS = 200;
 
-export class WatchTracker {
+/** Where a watch registers the function that ends its stream; null refuses the watch. */
+export interface WatchRegistrar {
+  register(end: () => void): WatchHandle | null;
+}
+
+/**
+ * A watch registered with both: the server's tracker (graceful shutdown) and its resource's
+ * (removal at run time). Refused when either refuses.
+ */
+export function bothRegistrars(server: WatchRegistrar | undefined, resource: WatchRegistrar): WatchRegistrar {
+  if (!server) return resource;
+  return {
+    register(end) {
+      const a = server.register(end);
+      if (!a) return null;
+      const b = resource.register(end);
+      if (!b) {
+        a.done();
+        return null;
+      }
+      return {
+        done: () => {
+          a.done();
+          b.done();
+        },
+      };
+    },
+  };
+}
+
+export class WatchTracker implements WatchRegistrar {
   private readonly active = new Map<number, () => void>();
   private next = 0;
   private closed = false;

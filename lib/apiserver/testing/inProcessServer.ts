@@ -16,7 +16,7 @@ export interface InProcessServer {
 
 export function startInProcessServer(stores: readonly GenericStore[], opts: { featureGates?: string; maxRequestBodyBytes?: number } = {}): InProcessServer {
   const api = createApiServer({
-    stores,
+    resources: stores,
     authenticator: { authenticate: async () => ({ name: 'admin', groups: ['system:masters', 'system:authenticated'] }) },
     authorizer: alwaysAllowAuthorizer(),
     anonymousEnabled: false,

@@ -94,6 +94,11 @@ export class ApiServerProcess {
     }
   }
 
+  /** Talks to a server started in this process (cmd/apiserver's start()) with this dir's PKI: no child process. */
+  attach(): void {
+    this.loadCredentials();
+  }
+
   private loadCredentials(): void {
     const pki = this.pkiDir ?? join(this.dir, 'pki');
     this.ca = readFileSync(join(pki, 'ca.crt'), 'utf8');
