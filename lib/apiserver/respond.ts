@@ -11,6 +11,7 @@ import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
 import { ApiError, errors } from '../machinery/errors';
 import { servedEncodings } from '../registry/servedEncodings';
+import { ServedObject } from '../registry/servingCache';
 import { goQuote } from '../machinery/goStrconv';
 import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
@@ -56,8 +57,8 @@ export function isPrettyRequested(req: IncomingMessage, query: URLSearchParams):
 }
 
 // Objects shared between responses (decoded list items, watch event objects, GETs) are frozen
-// and encoded once per media type: the encoders below ask the registry's servedEncodings (by
-// identity) before encoding.
+// and encoded once per media type: the encoders below ask the registry's serving cache
+// (servedEncodings, by identity; ServedObject for a read's revision) before encoding.
 
 /** JSON of a value; frozen objects' JSON is computed once and reused. */
 export function stringifyShared(value: object): string {
@@ -196,16 +197,30 @@ export function cborBody(value: unknown, schemas: KindSchemas | undefined): Buff
   });
 }
 
+/**
+ * Compact JSON bytes the serving cache has for a value: a read's revision (its memoised text or
+ * splice into the stored bytes), the object a write returned (the text found in the bytes it
+ * wrote), a shared frozen object's body; undefined when the value has to be serialised.
+ */
+function cachedCompactJson(value: object): Buffer | undefined {
+  const kept = value instanceof ServedObject ? value.json() : servedEncodings.writtenJson.peek(value);
+  if (kept instanceof RawJson) return Buffer.from(kept.json);
+  if (kept instanceof SplicedJson) return kept.toBuffer();
+  if (!Object.isFrozen(value)) return undefined;
+  return servedEncodings.jsonBody.of(value, () => Buffer.from(stringifyShared(value)));
+}
+
 export function serialize(value: unknown, out: OutputFormat): Buffer {
+  // A read's revision: compact JSON without a decoded tree, else its shared object.
+  if (value instanceof ServedObject && (out.format !== 'json' || out.pretty)) return serialize(value.object, out);
   if (out.format === 'protobuf') return protobufBody(value, out.schemas);
   if (out.format === 'cbor') return cborBody(value, out.schemas);
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
   if (out.pretty) return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   if (value instanceof RawJson) return Buffer.from(value.json);
   if (value instanceof SplicedJson) return value.toBuffer();
-  // A shared frozen object served whole (a GET of a memoised revision) keeps its JSON body bytes.
-  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) return servedEncodings.jsonBody.of(value, () => Buffer.from(stringifyShared(value)));
-  return compactJson(value);
+  const cached = typeof value === 'object' && value !== null ? cachedCompactJson(value) : undefined;
+  return cached ?? compactJson(value);
 }
 
 /**
@@ -252,7 +267,8 @@ export function writeBody(
 const writtenObjects = new WeakMap<ServerResponse, unknown>();
 
 export function writtenObject(res: ServerResponse): unknown {
-  return writtenObjects.get(res);
+  const value = writtenObjects.get(res);
+  return value instanceof ServedObject ? value.object : value;
 }
 
 export function writeObject(
@@ -263,8 +279,10 @@ export function writeObject(
   out: OutputFormat,
   opts: ResponseOptions,
 ): void {
+  const body = serializeBody(value, out);
+  // A read's revision is kept as it is: audit asks for its object only when it records it.
   writtenObjects.set(res, value);
-  writeBody(req, res, code, serializeBody(value, out), out.mediaType, opts);
+  writeBody(req, res, code, body, out.mediaType, opts);
 }
 
 export function writeError(req: IncomingMessage, res: ServerResponse, err: ApiError, out: OutputFormat | null, opts: ResponseOptions): void {

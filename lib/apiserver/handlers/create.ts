@@ -1,6 +1,7 @@
 // POST to a collection: decode with field validation, then the registry's create.
 import { errors } from '../../machinery/errors';
 import type { HandlerContext } from '../handlerContext';
+import { writtenJson } from '../../registry/servingCache';
 import { writeObject } from '../respond';
 import { isCompactJsonResponse, responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
@@ -19,6 +20,6 @@ export async function handleCreate(h: HandlerContext): Promise<void> {
   }
   const created = await store.create(h.requestContext(opts.dryRun), obj);
   // Compact JSON: the text the store memoised for this revision (no second serialisation).
-  const json = isCompactJsonResponse(h) ? store.writtenJson(created) : undefined;
+  const json = isCompactJsonResponse(h) ? writtenJson(created) : undefined;
   writeObject(h.req, h.res, 201, json ?? responseBody(h, created), h.output, { compression: false, warnings: h.warnings });
 }
