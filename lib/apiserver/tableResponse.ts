@@ -23,16 +23,6 @@ export function tableOptionsFor(h: HandlerContext): TableOptions | undefined {
   };
 }
 
-/**
- * The response is the object's compact JSON alone: no Table, not pretty, not
- * PartialObjectMetadata, and no audited response body (which needs the object). Then a memoised
- * JSON text may stand in for the object.
- */
-export function isCompactJsonResponse(h: HandlerContext): boolean {
-  const out = h.output;
-  return out.format === 'json' && !out.pretty && !out.table && !out.partial && h.audit?.level !== 'RequestResponse';
-}
-
 /** The value itself, or the Table or PartialObjectMetadata made from it (a read's revision: from its shared object). */
 export function responseBody<T extends ApiObject | ApiList | Status | ServedObject>(
   h: HandlerContext,
