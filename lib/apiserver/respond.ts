@@ -10,6 +10,8 @@ import type { ObjectSchema } from '../api/schema';
 import { RawJson } from '../codec/rawJson';
 import { SplicedJson } from '../codec/splicedJson';
 import { ApiError, errors } from '../machinery/errors';
+import { servedEncodings } from '../registry/servedEncodings';
+import { ServedObject } from '../registry/servingCache';
 import { goQuote } from '../machinery/goStrconv';
 import type { KindSchemas } from './kindSchemas';
 import type { PartialTarget } from './partialObjectMetadata';
@@ -54,19 +56,14 @@ export function isPrettyRequested(req: IncomingMessage, query: URLSearchParams):
   return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/');
 }
 
-// Frozen objects shared between responses (decoded list items, watch event objects) are
-// serialised once; their JSON is remembered by identity.
-const sharedJson = new WeakMap<object, string>();
+// Objects shared between responses (decoded list items, watch event objects, GETs) are frozen
+// and encoded once per media type: the encoders below ask the registry's serving cache
+// (servedEncodings, by identity; ServedObject for a read's revision) before encoding.
 
 /** JSON of a value; frozen objects' JSON is computed once and reused. */
 export function stringifyShared(value: object): string {
   if (!Object.isFrozen(value)) return JSON.stringify(value);
-  let json = sharedJson.get(value);
-  if (json === undefined) {
-    json = JSON.stringify(value);
-    sharedJson.set(value, json);
-  }
-  return json;
+  return servedEncodings.jsonText.of(value, () => JSON.stringify(value));
 }
 
 /** Compact JSON bytes; a list's are jsonListChunks' in one buffer. */
@@ -112,20 +109,15 @@ function jsonListChunks(value: Record<string, unknown> & { items: unknown[] }): 
   return new BodyChunks(chunks, length);
 }
 
-// Shared frozen objects (watch events) are encoded once per media type family, like their JSON.
-const sharedProtobuf = new WeakMap<object, Buffer>();
-
 /** The Protobuf body of an object carrying apiVersion and kind: magic + Unknown envelope. */
 export function protobufBody(value: unknown, schemas: KindSchemas | undefined): Buffer {
   const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  const cached = sharedProtobuf.get(obj);
-  if (cached) return cached;
-  const { schema, apiVersion, kind } = protobufKind(obj, schemas);
-  const bytes = encodeProtobuf(obj, schema, apiVersion, kind);
-  // A view, not a copy: the encoder's output is exactly the body.
-  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (Object.isFrozen(obj)) sharedProtobuf.set(obj, body);
-  return body;
+  return servedEncodings.protobufBody.of(obj, () => {
+    const { schema, apiVersion, kind } = protobufKind(obj, schemas);
+    const bytes = encodeProtobuf(obj, schema, apiVersion, kind);
+    // A view, not a copy: the encoder's output is exactly the body.
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  });
 }
 
 /** A Protobuf list body as pieces: the envelope and list fields around each item's kept message. */
@@ -168,20 +160,12 @@ function exactCopy(b: Uint8Array): Buffer {
   return c;
 }
 
-// CBOR encodings of shared frozen objects: list items (no tag) and whole bodies (watch events).
-const sharedCborItems = new WeakMap<object, Buffer>();
-const sharedCborBodies = new WeakMap<object, Buffer>();
-
 function cborItem(item: unknown, schema: ObjectSchema | undefined): Buffer {
   // Kept encoded by the store (a list's encodedItems).
   if (Buffer.isBuffer(item)) return item;
   if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) return encodeCBORItem(item, schema);
-  let b = sharedCborItems.get(item);
-  if (!b) {
-    b = Buffer.from(encodeCBORItem(item, schema));
-    sharedCborItems.set(item, b);
-  }
-  return b;
+  // A kept item gets its own copy of the encoder's output.
+  return servedEncodings.cborItem.of(item, () => Buffer.from(encodeCBORItem(item, schema)));
 }
 
 /** A CBOR list body as pieces: the list's own fields around each item's (kept) encoding. */
@@ -203,42 +187,40 @@ const isList = (obj: Record<string, unknown>): obj is Record<string, unknown> & 
  */
 export function cborBody(value: unknown, schemas: KindSchemas | undefined): Buffer {
   const obj = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
-  const cached = sharedCborBodies.get(obj);
-  if (cached) return cached;
-  const schema = schemas?.(String(obj.apiVersion ?? ''), String(obj.kind ?? ''));
-  // A list's body is made at its exact size: a remembered one needs no copy either.
-  if (isList(obj)) {
-    const body = cborListChunks(obj, schema).toBuffer();
-    if (Object.isFrozen(obj)) sharedCborBodies.set(obj, body);
-    return body;
-  }
-  let body = encodeCBOR(obj, schema);
-  // The encoder's buffer may be larger than its output: a remembered body gets its own copy.
-  if (Object.isFrozen(obj)) {
-    body = Buffer.from(body);
-    sharedCborBodies.set(obj, body);
-  }
-  return body;
+  return servedEncodings.cborBody.of(obj, () => {
+    const schema = schemas?.(String(obj.apiVersion ?? ''), String(obj.kind ?? ''));
+    // A list's body is made at its exact size: a remembered one needs no copy either.
+    if (isList(obj)) return cborListChunks(obj, schema).toBuffer();
+    // The encoder's buffer may be larger than its output: a remembered body gets its own copy.
+    const body = encodeCBOR(obj, schema);
+    return Object.isFrozen(obj) ? Buffer.from(body) : body;
+  });
 }
-// A shared frozen object served whole (a GET of a memoised revision) keeps its JSON body bytes.
-const sharedJsonBody = new WeakMap<object, Buffer>();
+
+/**
+ * Compact JSON bytes the serving cache has for a value: a read's revision (its memoised text or
+ * splice into the stored bytes), the object a write returned (the text found in the bytes it
+ * wrote), a shared frozen object's body; undefined when the value has to be serialised.
+ */
+function cachedCompactJson(value: object): Buffer | undefined {
+  const kept = value instanceof ServedObject ? value.json() : servedEncodings.writtenJson.peek(value);
+  if (kept instanceof RawJson) return Buffer.from(kept.json);
+  if (kept instanceof SplicedJson) return kept.toBuffer();
+  if (!Object.isFrozen(value)) return undefined;
+  return servedEncodings.jsonBody.of(value, () => Buffer.from(stringifyShared(value)));
+}
 
 export function serialize(value: unknown, out: OutputFormat): Buffer {
+  // A read's revision: compact JSON without a decoded tree, else its shared object.
+  if (value instanceof ServedObject && (out.format !== 'json' || out.pretty)) return serialize(value.object, out);
   if (out.format === 'protobuf') return protobufBody(value, out.schemas);
   if (out.format === 'cbor') return cborBody(value, out.schemas);
   if (out.format === 'yaml') return Buffer.from(yaml.dump(value, { lineWidth: -1, noRefs: true, schema: yaml.JSON_SCHEMA }));
   if (out.pretty) return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   if (value instanceof RawJson) return Buffer.from(value.json);
   if (value instanceof SplicedJson) return value.toBuffer();
-  if (typeof value === 'object' && value !== null && Object.isFrozen(value)) {
-    let body = sharedJsonBody.get(value);
-    if (!body) {
-      body = Buffer.from(stringifyShared(value));
-      sharedJsonBody.set(value, body);
-    }
-    return body;
-  }
-  return compactJson(value);
+  const cached = typeof value === 'object' && value !== null ? cachedCompactJson(value) : undefined;
+  return cached ?? compactJson(value);
 }
 
 /**
@@ -285,7 +267,8 @@ export function writeBody(
 const writtenObjects = new WeakMap<ServerResponse, unknown>();
 
 export function writtenObject(res: ServerResponse): unknown {
-  return writtenObjects.get(res);
+  const value = writtenObjects.get(res);
+  return value instanceof ServedObject ? value.object : value;
 }
 
 export function writeObject(
@@ -296,8 +279,10 @@ export function writeObject(
   out: OutputFormat,
   opts: ResponseOptions,
 ): void {
+  const body = serializeBody(value, out);
+  // A read's revision is kept as it is: audit asks for its object only when it records it.
   writtenObjects.set(res, value);
-  writeBody(req, res, code, serializeBody(value, out), out.mediaType, opts);
+  writeBody(req, res, code, body, out.mediaType, opts);
 }
 
 export function writeError(req: IncomingMessage, res: ServerResponse, err: ApiError, out: OutputFormat | null, opts: ResponseOptions): void {

@@ -3,6 +3,7 @@
 // before any storage work; writes convert after the write, as upstream's
 // transformResponseObject does (so a bad includeObject on a write is a 400 after the write).
 import type { ApiList, ApiObject, Status } from '../api';
+import { ServedObject } from '../registry/servingCache';
 import type { HandlerContext } from './handlerContext';
 import { asPartialObjectMetadata, type PartialObjectMetadata, type PartialObjectMetadataList } from './partialObjectMetadata';
 import { asTable, includeObjectFromQuery, type Table, type TableOptions } from './tableOutput';
@@ -22,21 +23,14 @@ export function tableOptionsFor(h: HandlerContext): TableOptions | undefined {
   };
 }
 
-/**
- * The response is the object's compact JSON alone: no Table, not pretty, not
- * PartialObjectMetadata, and no audited response body (which needs the object). Then a memoised
- * JSON text may stand in for the object.
- */
-export function isCompactJsonResponse(h: HandlerContext): boolean {
-  const out = h.output;
-  return out.format === 'json' && !out.pretty && !out.table && !out.partial && h.audit?.level !== 'RequestResponse';
-}
-
-export function responseBody<T extends ApiObject | ApiList | Status>(
+/** The value itself, or the Table or PartialObjectMetadata made from it (a read's revision: from its shared object). */
+export function responseBody<T extends ApiObject | ApiList | Status | ServedObject>(
   h: HandlerContext,
   value: T,
 ): T | Table | PartialObjectMetadata | PartialObjectMetadataList | Status {
-  if (h.output.partial) return asPartialObjectMetadata(value, h.output.partial, h.served.info);
+  if (!h.output.partial && !h.output.table) return value;
+  const obj = value instanceof ServedObject ? value.object : (value as Exclude<T, ServedObject>);
+  if (h.output.partial) return asPartialObjectMetadata(obj, h.output.partial, h.served.info);
   const opts = tableOptionsFor(h);
-  return opts ? asTable(value, opts) : value;
+  return opts ? asTable(obj, opts) : value;
 }

@@ -1,5 +1,5 @@
 // A response body as pieces written one after another: a binary list's envelope around the
-// bytes each item keeps (lib/registry's encodedListItem). The writer hands the pieces to the
+// bytes each item keeps (lib/registry ServingCache.encodedListItem). The writer hands the pieces to the
 // socket as one gathered write, so no body-sized buffer is made on the JavaScript heap: a list
 // of 10k objects is 12 MB, and one such buffer per list (external memory V8 counts towards its
 // next full GC) cost a mark-compact for about every list served.

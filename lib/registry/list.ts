@@ -91,13 +91,13 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
         lastKey = kv.key;
         let obj: ApiObject;
         try {
-          if (!req.predicate.everything && !req.predicate.matches(store.decodeListItem(kv))) continue;
+          if (!req.predicate.everything && !req.predicate.matches(store.serving.listItem(kv))) continue;
           // A RawJson stands in for the item: the JSON writer splices its text (list items are never read here after).
           obj = req.rawJson
-            ? (store.listItemJson(kv) as unknown as ApiObject)
+            ? (store.serving.listItemJson(kv) as unknown as ApiObject)
             : req.encodedItems
-              ? (store.encodedListItem(kv, req.encodedItems.format, req.encodedItems.encode) as ApiObject)
-              : store.decodeListItem(kv);
+              ? (store.serving.encodedListItem(kv, req.encodedItems.format, req.encodedItems.encode) as ApiObject)
+              : store.serving.listItem(kv);
         } catch (e) {
           // Upstream reads on past undecodable items to name them all in one error.
           if (!(e instanceof CorruptObjectError)) throw e;

@@ -66,7 +66,7 @@ test('binary list items are kept encoded per cached value past the memos; decode
     expect(b.items[0]).toEqual(a.items[0]);
     expect(Object.isFrozen(a.items[0])).toBe(true);
     // Served objects (GETs written as objects) are still kept per cached value.
-    const gets = async () => Promise.all([0, 1, 2, 3, 4, 5].map((i) => sa.getServed(systemContext('ns'), `sa-${i}`, { any: true })));
+    const gets = async () => Promise.all([0, 1, 2, 3, 4, 5].map((i) => sa.getServed(systemContext('ns'), `sa-${i}`, { any: true }).then((s) => s.object)));
     const g1 = await gets();
     const g2 = await gets();
     for (let i = 0; i < 6; i++) expect(g2[i]).toBe(g1[i]);

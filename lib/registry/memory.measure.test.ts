@@ -60,8 +60,8 @@ test.each([
     expect(list.items).toHaveLength(n);
     for (let i = 0; i < n; i++) {
       const name = `sa-${String(i).padStart(6, '0')}`;
-      if (json) await sa.getServedJson(ctx, name);
-      else await sa.getServed(ctx, name);
+      if (json) (await sa.getServed(ctx, name)).json();
+      else void (await sa.getServed(ctx, name)).object;
     }
     return JSON.stringify(list.items).length / n;
   };

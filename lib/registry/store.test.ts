@@ -148,13 +148,13 @@ test('replacementWith (a PUT body): the body is stored as sent, never mutated; a
 
 test('a GET as compact JSON is the served object\'s JSON, also for a kind stored in another version', async () => {
   const own = await sa.create(ctx, { metadata: { name: 'g' } });
-  expect((await sa.getServedJson(ctx, 'g')).json).toBe(JSON.stringify(sa.withTypeMeta(await sa.get(ctx, 'g'))));
+  expect((await sa.getServed(ctx, 'g')).json().json).toBe(JSON.stringify(sa.withTypeMeta(await sa.get(ctx, 'g'))));
   expect(own.apiVersion).toBe('v1');
   // Served as v1beta1, stored as v1: the stored bytes' TypeMeta is not the served one.
   const beta = stores.find((s) => s.resource.resource === 'validatingadmissionpolicybindings' && s.resource.version === 'v1beta1')!;
   expect(beta.resource.storageVersion).toBe('v1');
   await beta.create(systemContext(), { metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'] } });
-  const text = (await beta.getServedJson(systemContext(), 'b')).json;
+  const text = (await beta.getServed(systemContext(), 'b')).json().json;
   expect(text.startsWith(`{"kind":"ValidatingAdmissionPolicyBinding","apiVersion":"${beta.resource.group}/v1beta1",`)).toBe(true);
   expect(text).toBe(JSON.stringify(beta.withTypeMeta(await beta.get(systemContext(), 'b'))));
 });
@@ -190,7 +190,7 @@ describe('listObjects', () => {
     // Upstream's field order (the GET's, resourceVersion in ObjectMeta's place), minus TypeMeta.
     for (const [i, t] of texts.entries()) {
       const name = decoded.items[i].metadata!.name!;
-      const got = (await sa.getServedJson(ctx, name)).json;
+      const got = (await sa.getServed(ctx, name)).json().json;
       expect(got).toBe(`{"kind":"ServiceAccount","apiVersion":"v1",${t.slice(1)}`);
       expect(got).toBe(JSON.stringify(sa.withTypeMeta(await sa.get(ctx, name))));
     }

@@ -1,22 +1,19 @@
 // The generic store: create/get/update/delete for any resource, driven by its Strategy
 // (upstream's genericregistry.Store). Lists and watches live in list.ts and watch.ts.
-import { apiVersionOf, ObjectMetaSchema, type ApiObject, type DeleteOptions, type ObjectMeta, type ResourceInfo, type Status } from '../api';
+import { apiVersionOf, type ApiObject, type DeleteOptions, type ResourceInfo, type Status } from '../api';
 import { errors, ApiError, GroupResource, GroupKind } from '../machinery/errors';
 import type { FieldError } from '../machinery/fieldErrors';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectMeta';
 import type { KeyValue, Storage } from '../etcd/storage';
 import { KeyExistsError } from '../etcd/storage';
 import { KeyLayout } from './keys';
-import { DecodedObjectMemo } from './decodedEvents';
 import { decodeFromStorage, encodeForStorage } from './storageCodec';
 import { translateStorageError } from './storageErrors';
 import type { RequestContext, Strategy, UpdateStrategy } from './strategy';
 import { withSchemaMarkers } from './schemaMarkers';
 import { carryUpdateFields, fillCreateFields, formatTime, generateName } from './systemFields';
-import { emissionOrder, normalize } from '../codec/normalize';
-import { RawJson } from '../codec/rawJson';
-import { SplicedJson } from '../codec/splicedJson';
-import { listItemSplice, splicedListItem, writtenSplice } from './servedJsonSplice';
+import { normalize } from '../codec/normalize';
+import { ServingCache, type ServedObject, type ServingCacheOptions } from './servingCache';
 import type { WatchCache } from '../watchcache';
 import { waitForRevision } from './revisionWait';
 import type { WriteScope } from '../machinery/managedFields';
@@ -31,7 +28,7 @@ export type ValidatingAdmission = (
   store: GenericStore,
 ) => Promise<void>;
 
-export interface StoreOptions {
+export interface StoreOptions extends ServingCacheOptions {
   /** Where writes and uncached reads go: the watch cache when there is one (it delegates writes). */
   storage: Storage;
   /** The resource's watch cache (the same object as storage), for the API's cached read semantics. */
@@ -39,10 +36,6 @@ export interface StoreOptions {
   strategy: Strategy;
   /** etcd key prefix, default /registry. */
   prefix: string;
-  /** How many served JSON texts the (key, revision) memo keeps; the default fits most lists. */
-  servedJsonMemoCapacity?: number;
-  /** The same for decoded list items and served objects (Protobuf, CBOR, Tables, watch events). */
-  decodedMemoCapacity?: number;
 }
 
 /**
@@ -56,9 +49,6 @@ export interface AdmissionOptions {
 
 /** Produces the new object from the current one (PUT body, or a patch applied to current). */
 export type UpdatedObjectInfo = (current: ApiObject | null) => ApiObject | Promise<ApiObject>;
-
-/** A served list item's JSON: its text, or the splice that rebuilds it from the stored bytes. */
-type ServedJsonForm = RawJson | number;
 
 const ignoresCurrent = new WeakSet<UpdatedObjectInfo>();
 
@@ -78,23 +68,14 @@ export interface DeleteResult {
 
 const generateNameAttempts = 8;
 
-/**
- * Served objects kept per resource as JSON text (RawJson, about the JSON's size) or as a splice
- * into the stored bytes: GETs and JSON list items of a memoised revision neither parse nor
- * serialise again. Decoded trees cost
- * several times their JSON, so only small memos keep them: list items for selectors, Tables
- * and Protobuf, and watch events (fanned out to every watcher at once).
- */
-const servedJsonMemoCapacity = 20000;
-const listItemMemoCapacity = 4096;
-const servedMemoCapacity = 1024;
-
 export class GenericStore {
   readonly resource: ResourceInfo;
   readonly strategy: Strategy;
   readonly keys: KeyLayout;
   readonly storage: Storage;
   readonly cache?: WatchCache;
+  /** The served forms of stored revisions, which lists, watches and the encoders read. */
+  readonly serving: ServingCache;
 
   constructor(opts: StoreOptions) {
     // The schema's serverSet and immutable markers hold for every kind and endpoint.
@@ -103,9 +84,7 @@ export class GenericStore {
     this.keys = new KeyLayout(opts.prefix, this.resource);
     this.storage = opts.storage;
     this.cache = opts.cache;
-    this.servedJsonMemo = new DecodedObjectMemo<ServedJsonForm>(opts.servedJsonMemoCapacity ?? servedJsonMemoCapacity);
-    this.servedMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? servedMemoCapacity);
-    this.listMemo = new DecodedObjectMemo(opts.decodedMemoCapacity ?? listItemMemoCapacity);
+    this.serving = new ServingCache(this.resource, (obj) => this.withTypeMeta(obj), opts);
   }
 
   get groupResource(): GroupResource {
@@ -132,144 +111,6 @@ export class GenericStore {
     return decodeFromStorage(kv.key, kv.value, kv.modRevision);
   }
 
-  /** Served objects (typed, normalised) of watch events, shared read-only by every watcher, and GETs not written as compact JSON. */
-  private readonly servedMemo: DecodedObjectMemo;
-  /** GETs and list items written as compact JSON: the served object's JSON text, or its splice into the stored bytes. */
-  private readonly servedJsonMemo: DecodedObjectMemo<ServedJsonForm>;
-  private readonly listMemo: DecodedObjectMemo;
-
-  /**
-   * A list item (no kind/apiVersion, as in typed lists), shared read-only between lists while it
-   * stays in the bounded memo: decoded trees cost several times their JSON, so none is kept per
-   * cached value (a Protobuf or CBOR list keeps the item's encoding instead, encodedListItem).
-   */
-  decodeListItem(kv: KeyValue): ApiObject {
-    return this.listMemo.get(kv.key, kv.modRevision, () => this.listItemOf(kv));
-  }
-
-  /**
-   * A list item in a binary encoding (`format`), kept per KeyValue of the watch cache for as long
-   * as it holds that revision, as the JSON form is: Protobuf and CBOR lists of more objects than
-   * the bounded memo stay linear, and an object read that way costs its encoding, not its tree.
-   */
-  encodedListItem(kv: KeyValue, format: string, encode: (item: ApiObject) => object): object {
-    let byValue = this.encodedByValue.get(format);
-    if (!byValue) this.encodedByValue.set(format, (byValue = new WeakMap()));
-    let form = byValue.get(kv);
-    if (!form) byValue.set(kv, (form = encode(this.decodeListItem(kv))));
-    return form;
-  }
-  private readonly encodedByValue = new Map<string, WeakMap<KeyValue, object>>();
-  /**
-   * Served objects of the watch cache's own KeyValues read as objects (Protobuf, CBOR, Table
-   * GETs), kept while the cache holds them so the encoders' per-object caches hit.
-   */
-  private readonly servedByValue = new WeakMap<KeyValue, ApiObject>();
-
-  /**
-   * A list item as JSON text, for lists written as JSON: the served object without kind and
-   * apiVersion (upstream's field order), memoised by revision; no decoded tree is kept. Where the
-   * stored bytes reproduce it (servedJsonSplice.ts: objects this server wrote), only the splice
-   * is kept and the text is rebuilt from them on each read, so a cached object costs its stored
-   * bytes and not a second copy as text.
-   */
-  listItemJson(kv: KeyValue): RawJson | SplicedJson {
-    let form = this.servedJsonByValue.get(kv);
-    if (form === undefined) {
-      form = this.servedJsonMemo.get(kv.key, kv.modRevision, () => this.servedJsonForm(kv));
-      this.servedJsonByValue.set(kv, form);
-    }
-    return typeof form === 'number' ? splicedListItem(kv.value, form, kv.modRevision) : form;
-  }
-  private servedJsonForm(kv: KeyValue): ServedJsonForm {
-    const { kind: _k, apiVersion: _a, ...rest } = this.withTypeMeta(decodeFromStorage(kv.key, kv.value, kv.modRevision));
-    const json = JSON.stringify(rest);
-    return listItemSplice(kv.value, json, kv.modRevision) ?? new RawJson(json);
-  }
-  /**
-   * The served JSON form of the watch cache's own KeyValues, for as long as the cache holds them:
-   * a full list of more objects than the bounded memo holds would otherwise decode every item
-   * again (measured: a 40k-object list took 8.5× a 10k one). KeyValues read from etcd are new
-   * objects each time, so their entries go with them.
-   */
-  private readonly servedJsonByValue = new WeakMap<KeyValue, ServedJsonForm>();
-
-  /** `{"kind":"…","apiVersion":"…"`, as withTypeMeta's JSON begins (kind first, as upstream). */
-  private get typeMetaJsonHead(): string {
-    const r = this.resource;
-    const apiVersion = r.group ? `${r.group}/${r.version}` : r.version;
-    return (this.typeMetaHead ??= `{"kind":${JSON.stringify(r.kind)},"apiVersion":${JSON.stringify(apiVersion)}`);
-  }
-  private typeMetaHead: string | undefined;
-  private typeMetaHeadBytes: Buffer | undefined;
-  /** typeMetaJsonHead and its comma as bytes, as the stored text of the served version begins. */
-  private typeMetaHeadBytesOf(): Buffer {
-    return (this.typeMetaHeadBytes ??= Buffer.from(`${this.typeMetaJsonHead},`));
-  }
-
-  /**
-   * The served (typed, normalised) object's compact JSON: TypeMeta, then the list item's members;
-   * straight from the stored bytes when they begin with the served TypeMeta (not when the kind
-   * is stored in another version).
-   */
-  private servedJson(kv: KeyValue): RawJson | SplicedJson {
-    const listItem = this.listItemJson(kv);
-    if (listItem instanceof SplicedJson) {
-      const whole = listItem.withHead(this.typeMetaHeadBytesOf());
-      if (whole) return whole;
-    }
-    const item = listItem.json;
-    return new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`);
-  }
-
-  /**
-   * The object a write stored, as a read of that revision serves it (resourceVersion in its
-   * ObjectMeta place), with its compact JSON as the write's response (writtenJson). An update's
-   * text also replaces the previous revision's in the served-JSON memo: the read-modify-write
-   * client's next GET neither decodes nor serialises it, and the memo holds no more than reads
-   * would have left. A create's is not kept (the memo fills with what is read, not all writes).
-   */
-  private servedWrite(obj: ApiObject, kv: KeyValue, previousRevision?: number): ApiObject {
-    const served = { ...obj, metadata: withResourceVersion(obj.metadata ?? {}, String(kv.modRevision)) };
-    // Most writes: the response is the stored bytes with resourceVersion put in, found without
-    // serialising the object a second time.
-    const splice = writtenSplice(kv.value, obj);
-    const whole = splice === undefined ? undefined : splicedListItem(kv.value, splice, kv.modRevision).withHead(this.typeMetaHeadBytesOf());
-    if (whole) {
-      if (previousRevision !== undefined) {
-        this.servedJsonMemo.get(kv.key, kv.modRevision, () => splice!);
-        this.servedJsonMemo.delete(kv.key, previousRevision);
-      }
-      this.writtenJsons.set(served, whole);
-      return served;
-    }
-    const { kind: _k, apiVersion: _a, ...rest } = served;
-    const item = JSON.stringify(rest);
-    if (previousRevision !== undefined) {
-      // The memo keeps the compact form (a splice offset into the stored bytes) where it applies.
-      this.servedJsonMemo.get(kv.key, kv.modRevision, () => listItemSplice(kv.value, item, kv.modRevision) ?? new RawJson(item));
-      this.servedJsonMemo.delete(kv.key, previousRevision);
-    }
-    this.writtenJsons.set(served, new RawJson(item === '{}' ? `${this.typeMetaJsonHead}}` : `${this.typeMetaJsonHead},${item.slice(1)}`));
-    return served;
-  }
-  private readonly writtenJsons = new WeakMap<ApiObject, RawJson | SplicedJson>();
-
-  /** The compact JSON of an object create() or update() just returned, while the caller has not changed it. */
-  writtenJson(obj: ApiObject): RawJson | SplicedJson | undefined {
-    return this.writtenJsons.get(obj);
-  }
-
-  private listItemOf(kv: KeyValue): ApiObject {
-    const { apiVersion: _a, kind: _k, ...rest } = this.decode(kv);
-    return rest as ApiObject;
-  }
-
-  /** A served (typed, normalised) object for a watch event, shared read-only between watchers. */
-  decodeForWatch(key: string, value: Uint8Array, revision: number): ApiObject {
-    return this.servedMemo.get(key, revision, () => this.withTypeMeta(decodeFromStorage(key, value, revision)));
-  }
-
   private keyFor(ctx: RequestContext, name: string): string {
     return this.keys.object(this.resource.namespaced ? ctx.namespace : '', name);
   }
@@ -290,32 +131,12 @@ export class GenericStore {
   }
 
   /**
-   * get() as served to a client: typed and normalised, frozen and shared with watch events and
-   * other GETs of the same revision (decoded and serialised once while it stays in the memo).
+   * get() as served to a client: the revision's served forms, which the encoders ask for the
+   * encoding they write (serving cache: decoded and serialised once per revision while kept).
    */
-  async getServed(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ApiObject> {
+  async getServed(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<ServedObject> {
     const kv = await this.readKv(ctx, name, read);
-    try {
-      return this.servedOf(kv);
-    } catch (e) {
-      this.fail(e, name, 'get');
-    }
-  }
-
-  private servedOf(kv: KeyValue): ApiObject {
-    let obj = this.servedByValue.get(kv);
-    if (!obj) this.servedByValue.set(kv, (obj = this.decodeForWatch(kv.key, kv.value, kv.modRevision)));
-    return obj;
-  }
-
-  /** getServed() as its compact JSON text, memoised by revision without keeping the decoded tree. */
-  async getServedJson(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number } = {}): Promise<RawJson | SplicedJson> {
-    const kv = await this.readKv(ctx, name, read);
-    try {
-      return this.servedJson(kv);
-    } catch (e) {
-      this.fail(e, name, 'get');
-    }
+    return this.serving.served(kv, (e) => this.fail(e, name, 'get'));
   }
 
   private async readKv(ctx: RequestContext, name: string, read: { any?: boolean; minRevision?: number }): Promise<KeyValue> {
@@ -340,8 +161,8 @@ export class GenericStore {
    * per revision and shared read-only with GETs and watch events: admission reads the request's
    * namespace for every create, and decoding it each time was a measurable part of a create.
    */
-  getShared(ctx: RequestContext, name: string): Promise<ApiObject> {
-    return this.getServed(ctx, name, { any: true });
+  async getShared(ctx: RequestContext, name: string): Promise<ApiObject> {
+    return (await this.getServed(ctx, name, { any: true })).object;
   }
 
   /**
@@ -353,7 +174,7 @@ export class GenericStore {
     const kv = this.cache?.peek(this.keyFor(ctx, name));
     if (!kv) return kv;
     try {
-      return this.servedOf(kv);
+      return this.serving.object(kv);
     } catch {
       return undefined;
     }
@@ -399,7 +220,7 @@ export class GenericStore {
       const key = this.keyFor(ctx, name);
       try {
         const kv = await this.storage.create(key, this.encode(stored));
-        return this.servedWrite(stored, kv);
+        return this.serving.written(stored, kv);
       } catch (e) {
         if (!(e instanceof KeyExistsError)) this.fail(e, name, 'create');
         if (generated) {
@@ -564,7 +385,7 @@ export class GenericStore {
     // The object just written is what a decode of the stored bytes would give (no second parse);
     // storages that copy the value (MemoryStorage) return equal bytes, not the same array.
     if (written && (kv.value === written.bytes || Buffer.compare(kv.value, written.bytes) === 0)) {
-      return { obj: this.servedWrite(written.obj, kv, created ? undefined : previousRevision), created };
+      return { obj: this.serving.written(written.obj, kv, created ? undefined : previousRevision), created };
     }
     return { obj: this.withTypeMeta(this.decode(kv)), created };
   }
@@ -679,17 +500,6 @@ export class GenericStore {
 }
 
 export { ApiError };
-
-/** ObjectMeta (normalised: its keys in emission order) with resourceVersion set in its own place. */
-function withResourceVersion(meta: ObjectMeta, resourceVersion: string): ObjectMeta {
-  const m = meta as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const name of emissionOrder(ObjectMetaSchema)) {
-    if (name === 'resourceVersion') out[name] = resourceVersion;
-    else if (m[name] !== undefined && Object.prototype.hasOwnProperty.call(m, name)) out[name] = m[name];
-  }
-  return out as ObjectMeta;
-}
 
 /**
  * Upstream's storage Create refuses an object carrying a resourceVersion ("" and "0" mean unset),

@@ -206,7 +206,7 @@ function corruptTombstone(store: GenericStore, key: string, revision: number): A
 }
 
 function translate(ev: StorageEvent, store: GenericStore, predicate: SelectionPredicate): ApiWatchEvent | null {
-  const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.decodeForWatch(key, value, rev);
+  const decode = (key: string, value: Uint8Array, rev: number): ApiObject => store.serving.forWatch(key, value, rev);
   if (ev.type === 'delete') {
     let last: ApiObject;
     try {

@@ -9,6 +9,7 @@ import { WatchCache } from '../watchcache';
 import { builtinStrategies } from './builtin';
 import { GenericStore, replacementWith } from './store';
 import { DecodedObjectMemo } from './decodedEvents';
+import { writtenJson } from './servingCache';
 import { systemContext } from './stores';
 import type { ApiObject } from '../api';
 
@@ -41,9 +42,9 @@ test('create: the response text and the next GET are the stored revision as a re
   try {
     const created = await sa.create(ctx, body('one'));
     const want = await servedFromStorage(sa, storage, 'one');
-    expect(sa.writtenJson(created)?.json).toBe(want);
+    expect(writtenJson(created)?.json).toBe(want);
     expect(JSON.stringify(created)).toBe(want); // resourceVersion in its ObjectMeta place, as a read has it
-    expect((await sa.getServedJson(ctx, 'one')).json).toBe(want);
+    expect((await sa.getServed(ctx, 'one')).json().json).toBe(want);
   } finally {
     await close();
   }
@@ -54,18 +55,18 @@ test('update: each revision serves its own text; an unrelated object is untouche
   try {
     await sa.create(ctx, body('one'));
     await sa.create(ctx, body('two'));
-    const twoBefore = (await sa.getServedJson(ctx, 'two')).json;
+    const twoBefore = (await sa.getServed(ctx, 'two')).json().json;
     for (const value of ['first', 'second']) {
-      const current = JSON.parse((await sa.getServedJson(ctx, 'one')).json) as ApiObject;
+      const current = JSON.parse((await sa.getServed(ctx, 'one')).json().json) as ApiObject;
       const next = { ...current, metadata: { ...current.metadata, labels: { ...current.metadata?.labels, changed: value } } };
       const { obj } = await sa.update(ctx, 'one', replacementWith(next));
       const want = await servedFromStorage(sa, storage, 'one');
       expect(want).toContain(`"changed":"${value}"`);
-      expect(sa.writtenJson(obj)?.json).toBe(want);
+      expect(writtenJson(obj)?.json).toBe(want);
       expect(JSON.stringify(obj)).toBe(want);
-      expect((await sa.getServedJson(ctx, 'one')).json).toBe(want);
+      expect((await sa.getServed(ctx, 'one')).json().json).toBe(want);
     }
-    expect((await sa.getServedJson(ctx, 'two')).json).toBe(twoBefore);
+    expect((await sa.getServed(ctx, 'two')).json().json).toBe(twoBefore);
   } finally {
     await close();
   }
@@ -78,7 +79,7 @@ test('an update without resourceVersion (unconditional) still places it as a rea
     const { obj } = await sa.update(ctx, 'one', replacementWith(body('one', { automountServiceAccountToken: true })));
     const want = await servedFromStorage(sa, storage, 'one');
     expect(JSON.stringify(obj)).toBe(want);
-    expect(sa.writtenJson(obj)?.json).toBe(want);
+    expect(writtenJson(obj)?.json).toBe(want);
   } finally {
     await close();
   }
@@ -88,13 +89,13 @@ test('dry-run and no-op writes keep no written text; other objects have none', a
   const { sa, close } = await setup();
   try {
     const dry = await sa.create({ ...ctx, dryRun: true }, body('dry'));
-    expect(sa.writtenJson(dry)).toBeUndefined();
+    expect(writtenJson(dry)).toBeUndefined();
     await sa.create(ctx, body('one'));
-    const current = JSON.parse((await sa.getServedJson(ctx, 'one')).json) as ApiObject;
+    const current = JSON.parse((await sa.getServed(ctx, 'one')).json().json) as ApiObject;
     const { obj } = await sa.update(ctx, 'one', replacementWith(current));
     expect(obj.metadata?.resourceVersion).toBe(current.metadata?.resourceVersion);
-    expect(sa.writtenJson(obj)).toBeUndefined();
-    expect(sa.writtenJson({ ...current })).toBeUndefined();
+    expect(writtenJson(obj)).toBeUndefined();
+    expect(writtenJson({ ...current })).toBeUndefined();
   } finally {
     await close();
   }

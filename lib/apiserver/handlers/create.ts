@@ -1,10 +1,9 @@
 // POST to a collection: decode with field validation, then the registry's create.
 import { errors } from '../../machinery/errors';
 import type { HandlerContext } from '../handlerContext';
-import { writeObject } from '../respond';
-import { isCompactJsonResponse, responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
 import { parseWriteOptions } from './writeOptions';
+import { respondWritten } from './writtenResponse';
 
 export async function handleCreate(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
@@ -18,7 +17,5 @@ export async function handleCreate(h: HandlerContext): Promise<void> {
     }
   }
   const created = await store.create(h.requestContext(opts.dryRun), obj, h.admission);
-  // Compact JSON: the text the store memoised for this revision (no second serialisation).
-  const json = isCompactJsonResponse(h) ? store.writtenJson(created) : undefined;
-  writeObject(h.req, h.res, 201, json ?? responseBody(h, created), h.output, { compression: false, warnings: h.warnings });
+  respondWritten(h, 201, created);
 }

@@ -1,8 +1,7 @@
 // GET of one object (spec §4.5 item 6: RV unset = most recent, "0" = any, N = not older than N).
-import type { ApiObject } from '../../api';
 import type { HandlerContext } from '../handlerContext';
 import { writeObject } from '../respond';
-import { isCompactJsonResponse, responseBody } from '../tableResponse';
+import { responseBody } from '../tableResponse';
 import { parseResourceVersion } from './resourceVersion';
 
 export async function handleGet(h: HandlerContext): Promise<void> {
@@ -10,10 +9,9 @@ export async function handleGet(h: HandlerContext): Promise<void> {
   const { store } = h.served;
   const minRevision = rv === '' || rv === '0' ? undefined : parseResourceVersion(rv, store.groupResource);
   const read = { any: rv === '0', minRevision };
-  // Typed already and memoised per revision: compact JSON (no Table, not pretty, no audited
-  // response body, not PartialObjectMetadata) as its text alone, anything else as a shared
-  // read-only object.
-  const compact = isCompactJsonResponse(h);
-  const obj = compact ? await store.getServedJson(h.requestContext(false), h.info.name, read) : await store.getServed(h.requestContext(false), h.info.name, read);
-  writeObject(h.req, h.res, 200, compact ? obj : responseBody(h, obj as ApiObject), h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
+  // The revision as served: the encoder asks it for the encoding it writes (compact JSON as its
+  // memoised text, anything else from its shared read-only object), a Table or
+  // PartialObjectMetadata is made from that object.
+  const served = await store.getServed(h.requestContext(false), h.info.name, read);
+  writeObject(h.req, h.res, 200, responseBody(h, served), h.output, { compression: h.features.isEnabled('APIResponseCompression'), warnings: h.warnings });
 }

@@ -7,12 +7,11 @@ import { applyMergePatch, decodeMergePatch } from '../../machinery/mergePatch';
 import { applyStrategicMergePatch, decodeStrategicMergePatch } from '../../machinery/strategicMergePatch';
 import type { JsonValue } from '../../machinery/jsonValue';
 import type { HandlerContext } from '../handlerContext';
-import { writeObject } from '../respond';
-import { responseBody } from '../tableResponse';
 import { revalidateObject } from './body';
 import { checkName } from './checkName';
 import { applyTo, decodeApplyPatch, decodeApplyPatchCbor } from './applyPatch';
 import { parseWriteOptions } from './writeOptions';
+import { respondWritten } from './writtenResponse';
 
 // Upstream's order (the 415 text lists them so); CBOR apply only with CBORServingAndStorage.
 // JSON, merge and strategic patches have no CBOR form: such a body is a 415 like any other.
@@ -46,7 +45,7 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     h.audit?.setRequestPatch(applyBody.config);
     const fn = applyTo(h, applyBody, opts.fieldManager, opts.force === true, opts.fieldValidation, opts.dryRun);
     const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, fn, { ...h.admission, forceAllowCreate: true, applied: true });
-    writeObject(h.req, h.res, created ? 201 : 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
+    respondWritten(h, created ? 201 : 200, obj);
     return;
   }
   const decoded = type === 'application/json-patch+json' ? decodeJsonPatch(body, opts.fieldValidation) : undefined;
@@ -69,5 +68,5 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
     return obj;
   };
   const { obj } = await store.update(h.requestContext(opts.dryRun), h.info.name, apply, h.admission);
-  writeObject(h.req, h.res, 200, responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
+  respondWritten(h, 200, obj);
 }

@@ -1,11 +1,10 @@
 // PUT of a whole object (main resource or a subresource); 201 when it created the object.
 import type { HandlerContext } from '../handlerContext';
 import { replacementWith } from '../../registry/store';
-import { writeObject } from '../respond';
-import { isCompactJsonResponse, responseBody } from '../tableResponse';
 import { decodeRequestBody } from './body';
 import { checkName } from './checkName';
 import { parseWriteOptions } from './writeOptions';
+import { respondWritten } from './writtenResponse';
 
 export async function handleUpdate(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
@@ -14,7 +13,5 @@ export async function handleUpdate(h: HandlerContext): Promise<void> {
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
   checkName(body, h.info.name);
   const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, replacementWith(body), h.admission);
-  // Compact JSON: the text the store memoised for this revision (no second serialisation).
-  const json = isCompactJsonResponse(h) ? store.writtenJson(obj) : undefined;
-  writeObject(h.req, h.res, created ? 201 : 200, json ?? responseBody(h, obj), h.output, { compression: false, warnings: h.warnings });
+  respondWritten(h, created ? 201 : 200, obj);
 }

@@ -24,7 +24,7 @@ import { TurnFrames } from '../turnFrames';
 /** Without timeoutSeconds the server picks [minRequestTimeout, 2×minRequestTimeout) like upstream. */
 export const minRequestTimeoutSeconds = 1800;
 
-// Watchers share decoded, frozen objects (registry decodeForWatch): each is serialised once, and
+// Watchers share decoded, frozen objects (registry ServingCache.forWatch): each is serialised once, and
 // an event's frame is made once for all the watchers it reaches in one turn.
 const turnFrames = new TurnFrames();
 
