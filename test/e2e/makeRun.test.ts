@@ -75,10 +75,8 @@ function runScript(env: Record<string, string>): Run {
 }
 
 function runCommand(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Run {
-  // Its own process group, so the test can stop the script and everything it started. tsc
-  // (TypeScript ≥ 5.7) turns on Node's compile cache, which writes under the run's TMPDIR and
-  // would outlive the test: a build started here keeps none.
-  const child = spawn(command, args, { cwd, env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so the test can stop the script and everything it started.
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { child, stdout: '', stderr: '', exited: new Promise((r) => child.on('exit', (code) => r(code))) };
   child.stdout?.on('data', (b: Buffer) => (run.stdout += b.toString()));
   child.stderr?.on('data', (b: Buffer) => (run.stderr += b.toString()));
@@ -175,7 +173,7 @@ function runMake(root: string, args: string[], env: Record<string, string>): Run
 
 function makeOutput(root: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('make', ['--no-print-directory', ...keepDeps, ...args], { cwd: root, env: makeEnv({ NODE_DISABLE_COMPILE_CACHE: '1' }) }, (err, stdout, stderr) => {
+    execFile('make', ['--no-print-directory', ...keepDeps, ...args], { cwd: root, env: makeEnv({}) }, (err, stdout, stderr) => {
       if (err) reject(new Error(`make ${args.join(' ')} failed: ${err.message}\n${stderr}`));
       else resolve(stdout);
     });

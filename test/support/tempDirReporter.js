@@ -67,6 +67,9 @@ class TempDirReporter {
     const tmp = fs.mkdtempSync(path.join(this.tmpBase ?? os.tmpdir(), 'svc-test-run-'));
     this.roots = [{ variable: 'TMPDIR', dir: tmp }];
     this.env.TMPDIR = tmp;
+    // npm (npx) and tsc turn on Node's module compile cache, which it keeps under TMPDIR: the
+    // tools the tests start (make run's build, the README's npx commands) would leave it here.
+    this.env.NODE_DISABLE_COMPILE_CACHE = '1';
     if (writableDir(this.shmBase)) {
       const shm = fs.mkdtempSync(path.join(this.shmBase, 'svc-test-run-'));
       this.roots.push({ variable: 'SVC_TEST_SHM_DIR', dir: shm });

@@ -1,5 +1,6 @@
 // The run-wide temp directory check (tempDirReporter.js): a run's leftovers fail it, are named
 // and removed; a clean run passes and leaves nothing.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +76,21 @@ test('without a writable shm base only TMPDIR is set', () => {
   const r = new TempDirReporter({}, { env, tmpBase: join(base, 'tmp'), shmBase: join(base, 'absent') });
   r.onRunStart();
   expect(env.SVC_TEST_SHM_DIR).toBeUndefined();
+  r.onRunComplete();
+  expect(r.getLastError()).toBeUndefined();
+});
+
+test("the processes a run starts keep no Node compile cache (npm and tsc turn it on under TMPDIR)", () => {
+  const r = reporter();
+  r.onRunStart();
+  expect(env.NODE_DISABLE_COMPILE_CACHE).toBe('1');
+  r.onRunComplete();
+});
+
+test('npx run by a test leaves nothing in the run\'s TMPDIR', () => {
+  const r = reporter();
+  r.onRunStart();
+  execFileSync('npx', ['--version'], { env: { ...process.env, ...env }, stdio: 'ignore' });
   r.onRunComplete();
   expect(r.getLastError()).toBeUndefined();
 });
