@@ -9,15 +9,15 @@
 #   cc (gcc, libc6-dev)                 native/mallocTrim.c's own test builds it
 set -euo pipefail
 
-# command:package[,package…]; the test for a command also looks in /usr/sbin and /sbin, which a
+# command:package[+package…]; the test for a command also looks in /usr/sbin and /sbin, which a
 # non-root PATH may lack (haproxy lives there).
 tools=(docker-compose:docker-compose haproxy:haproxy promtool:prometheus prometheus:prometheus
-  ip:iproute2 openssl:openssl curl:curl cc:gcc,libc6-dev)
+  ip:iproute2 openssl:openssl curl:curl cc:gcc+libc6-dev)
 missing=()
 for tool in "${tools[@]}"; do
   name="${tool%%:*}"
   if command -v "$name" >/dev/null || [ -x "/usr/sbin/$name" ] || [ -x "/sbin/$name" ]; then continue; fi
-  IFS=, read -r -a packages <<<"${tool#*:}"
+  IFS=+ read -r -a packages <<<"${tool#*:}"
   missing+=("${packages[@]}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
