@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: help all node deps etcd etcd34 python-client test-tools native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster clean
+.PHONY: help all node deps etcd etcd34 python-client test-tools native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster fresh-machine-test clean
 
 # The build (dist/); what a plain `make` does.
 all: build
@@ -138,6 +138,11 @@ cluster-down: deps
 # `make test` runs it too (the cluster jest project).
 test-cluster: build etcd test-tools
 	timeout 600 npx jest --selectProjects cluster
+
+# The README's make test and make run in a fresh Debian bookworm container on a private Docker
+# engine (scripts/fresh-machine-test.sh; root; 20–40 min on 2 cores). Uses the committed HEAD only.
+fresh-machine-test:
+	scripts/fresh-machine-test.sh
 
 # Removes the build, make run's state (both profiles) and the test results.
 clean:
