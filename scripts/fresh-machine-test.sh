@@ -6,7 +6,9 @@
 # .cache or dist. Prints how long each step took; removes the container and stops the engine at
 # the end. Needs root. Exits non-zero when either command fails.
 #
-# The container is --privileged: the cluster tests (test/cluster/) make network namespaces.
+# The cluster tests (test/cluster/) make network namespaces, bridges and veth pairs: the container
+# gets CAP_NET_ADMIN and CAP_SYS_ADMIN without the seccomp and AppArmor filters. (--privileged
+# would do, but fails where the engine itself lacks a capability, CAP_SYS_RESOURCE here.)
 # kubectl is a prerequisite the project does not install (the README's tour and the e2e tests
 # drive every minor 1.27–1.33): this machine's kubectl and its kubectl.1.* are copied in.
 #
@@ -49,7 +51,8 @@ took
 step "git clone of HEAD ($(git rev-parse --short HEAD)) into a container"
 git clone --quiet --no-hardlinks "$repo" "$work/svc-apiserver"
 git -C "$work/svc-apiserver" checkout --quiet --detach "$(git rev-parse HEAD)"
-docker create --privileged --name "$container" "$image" sleep infinity >/dev/null
+docker create --cap-add NET_ADMIN --cap-add SYS_ADMIN --security-opt seccomp=unconfined \
+  --security-opt apparmor=unconfined --name "$container" "$image" sleep infinity >/dev/null
 docker start "$container" >/dev/null
 docker cp "$work/svc-apiserver" "$container:/root/svc-apiserver"
 kubectl_dir="$(dirname "$(realpath "$(command -v kubectl)")")"
