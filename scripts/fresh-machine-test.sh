@@ -11,6 +11,9 @@
 # would do, but fails where the engine itself lacks a capability, CAP_SYS_RESOURCE here.)
 # kubectl is a prerequisite the project does not install (the README's tour and the e2e tests
 # drive every minor 1.27–1.33): this machine's kubectl and its kubectl.1.* are copied in.
+# So is what this network needs of any machine on it: the local CA certificates the host trusts
+# (/usr/local/share/ca-certificates, an egress proxy's here) and NODE_EXTRA_CA_CERTS when the host
+# sets it, since Node does not read the system's store.
 #
 #   scripts/fresh-machine-test.sh [DOCKERD_DIR]    (default /var/tmp/svc-dockerd)
 # shellcheck disable=SC2016  # the in_container scripts expand inside the container, not here
@@ -51,10 +54,15 @@ took
 step "git clone of HEAD ($(git rev-parse --short HEAD)) into a container"
 git clone --quiet --no-hardlinks "$repo" "$work/svc-apiserver"
 git -C "$work/svc-apiserver" checkout --quiet --detach "$(git rev-parse HEAD)"
-docker create --cap-add NET_ADMIN --cap-add SYS_ADMIN --security-opt seccomp=unconfined \
+env=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ]; then env+=(-e "NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS"); fi
+docker create "${env[@]}" --cap-add NET_ADMIN --cap-add SYS_ADMIN --security-opt seccomp=unconfined \
   --security-opt apparmor=unconfined --name "$container" "$image" sleep infinity >/dev/null
 docker start "$container" >/dev/null
 docker cp "$work/svc-apiserver" "$container:/root/svc-apiserver"
+if [ -d /usr/local/share/ca-certificates ]; then
+  docker cp /usr/local/share/ca-certificates/. "$container:/usr/local/share/ca-certificates/"
+fi
 kubectl_dir="$(dirname "$(realpath "$(command -v kubectl)")")"
 for f in "$kubectl_dir"/kubectl "$kubectl_dir"/kubectl.1.*; do docker cp -L "$f" "$container:/usr/local/bin/"; done
 took
@@ -62,7 +70,7 @@ took
 in_container() { docker exec -w /root/svc-apiserver "$container" bash -c "$1"; }
 
 step "prerequisites: apt-get install ${prerequisites[*]}"
-in_container "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends ${prerequisites[*]} >/dev/null"
+in_container "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends ${prerequisites[*]} >/dev/null && update-ca-certificates >/dev/null"
 in_container 'echo "node $(node --version), npm $(npm --version), $(git --version), $(make --version | head -n 1)"'
 took
 
