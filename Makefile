@@ -34,7 +34,8 @@ python-client:
 	@scripts/install-python-client.sh
 
 # The system tools the tests run (docker-compose, HAProxy, Prometheus and promtool, iproute2,
-# openssl, curl, a C compiler) through apt when missing (scripts/install-test-tools.sh; needs root then).
+# openssl, curl, a C compiler) through apt when missing (scripts/install-test-tools.sh; needs root
+# then). The test targets make it first: the build compiles the native module only when cc exists.
 test-tools:
 	@scripts/install-test-tools.sh
 
@@ -73,11 +74,11 @@ lint: deps
 	npx depcruise --config .dependency-cruiser.cjs cmd lib
 
 # The unit tests beside the code (jest's unit project).
-unit: deps test-tools
+unit: test-tools deps
 	npx jest --selectProjects unit
 
 # The e2e tests in test/e2e/ against real etcd and the built processes.
-e2e: build etcd etcd34 python-client test-tools
+e2e: test-tools build etcd etcd34 python-client
 	npx jest --selectProjects e2e
 
 # The watch cache and the watch e2e tests once more on Debian bookworm's etcd 3.4.23, which still
@@ -92,7 +93,7 @@ test-etcd34: build etcd34
 # Everything CI runs: types, dependency direction, unit and e2e tests on etcd ≥ 3.5 (results in
 # .jest-results.json), then the etcd 3.4 group (.jest-results-etcd34.json). Both run even when
 # the first fails, and the target fails if either did.
-test: build etcd etcd34 python-client test-tools typecheck lint
+test: test-tools build etcd etcd34 python-client typecheck lint
 	@status=0; \
 	npx jest --json --outputFile=.jest-results.json || status=1; \
 	$(MAKE) --no-print-directory test-etcd34 || status=1; \
@@ -125,7 +126,7 @@ deploy-files: deps
 # on a bridge (10.213.0.0/25), or on distinct 127.0.0.x addresses without the privilege for that.
 # Writes data/cluster/admin.kubeconfig (the load balancer); `make cluster-down` removes it all.
 # Flags: make cluster CLUSTER_FLAGS="--loopback" (see deploy/cluster/options.ts).
-cluster: build etcd test-tools
+cluster: test-tools build etcd
 	npx tsc -p deploy/tsconfig.json
 	node dist/deploy/deploy/cluster/main.js up $(CLUSTER_FLAGS)
 
@@ -136,7 +137,7 @@ cluster-down: deps
 
 # Prometheus against the twin, then faults across hosts (test/cluster/); bounded to 10 minutes.
 # `make test` runs it too (the cluster jest project).
-test-cluster: build etcd test-tools
+test-cluster: test-tools build etcd
 	timeout 600 npx jest --selectProjects cluster
 
 # The README's make test and make run in a fresh Debian bookworm container on a private Docker

@@ -42,6 +42,8 @@ cleanup() {
   exit "$code"
 }
 trap cleanup EXIT
+# Ctrl-C or a kill still removes the container and stops the engine (through the EXIT trap).
+trap 'exit 130' INT TERM
 
 step "private dockerd"
 export "$(scripts/docker/private-dockerd.sh start "$dockerd_dir")"
