@@ -58,7 +58,9 @@ git clone --quiet --no-hardlinks "$repo" "$work/svc-apiserver"
 git -C "$work/svc-apiserver" checkout --quiet --detach "$(git rev-parse HEAD)"
 env=()
 if [ -n "${NODE_EXTRA_CA_CERTS:-}" ]; then env+=(-e "NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS"); fi
-docker create "${env[@]}" --cap-add NET_ADMIN --cap-add SYS_ADMIN --security-opt seccomp=unconfined \
+# --shm-size: Docker's 64 MB /dev/shm is far below a machine's (half its memory); the tests keep
+# etcd's data dirs there, and each etcd preallocates a 64 MB WAL.
+docker create "${env[@]}" --shm-size=4g --cap-add NET_ADMIN --cap-add SYS_ADMIN --security-opt seccomp=unconfined \
   --security-opt apparmor=unconfined --name "$container" "$image" sleep infinity >/dev/null
 docker start "$container" >/dev/null
 docker cp "$work/svc-apiserver" "$container:/root/svc-apiserver"
