@@ -141,7 +141,7 @@ test-cluster: test-tools build etcd
 	timeout 600 npx jest --selectProjects cluster
 
 # The README's make test and make run in a fresh Debian bookworm container on a private Docker
-# engine (scripts/fresh-machine-test.sh; root; 20–40 min on 2 cores). Uses the committed HEAD only.
+# engine (scripts/fresh-machine-test.sh; root; about 12 min on 2 cores). Uses the committed HEAD only.
 fresh-machine-test:
 	scripts/fresh-machine-test.sh
 
