@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: help all node deps etcd etcd34 python-client native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster clean
+.PHONY: help all node deps etcd etcd34 python-client test-tools native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster fresh-machine-test clean
 
 # The build (dist/); what a plain `make` does.
 all: build
@@ -32,6 +32,12 @@ etcd:
 # Debian's python3-kubernetes for the system Python: the e2e suite drives the stock Python client.
 python-client:
 	@scripts/install-python-client.sh
+
+# The system tools the tests run (docker-compose, HAProxy, Prometheus and promtool, iproute2,
+# openssl, curl, a C compiler) through apt when missing (scripts/install-test-tools.sh; needs root
+# then). The test targets make it first: the build compiles the native module only when cc exists.
+test-tools:
+	@scripts/install-test-tools.sh
 
 # Debian bookworm's etcd 3.4.23, for the legacy test group.
 etcd34:
@@ -68,11 +74,11 @@ lint: deps
 	npx depcruise --config .dependency-cruiser.cjs cmd lib
 
 # The unit tests beside the code (jest's unit project).
-unit: deps
+unit: test-tools deps
 	npx jest --selectProjects unit
 
 # The e2e tests in test/e2e/ against real etcd and the built processes.
-e2e: build etcd etcd34 python-client
+e2e: test-tools build etcd etcd34 python-client
 	npx jest --selectProjects e2e
 
 # The watch cache and the watch e2e tests once more on Debian bookworm's etcd 3.4.23, which still
@@ -87,7 +93,7 @@ test-etcd34: build etcd34
 # Everything CI runs: types, dependency direction, unit and e2e tests on etcd ≥ 3.5 (results in
 # .jest-results.json), then the etcd 3.4 group (.jest-results-etcd34.json). Both run even when
 # the first fails, and the target fails if either did.
-test: build etcd etcd34 python-client typecheck lint
+test: test-tools build etcd etcd34 python-client typecheck lint
 	@status=0; \
 	npx jest --json --outputFile=.jest-results.json || status=1; \
 	$(MAKE) --no-print-directory test-etcd34 || status=1; \
@@ -120,7 +126,7 @@ deploy-files: deps
 # on a bridge (10.213.0.0/25), or on distinct 127.0.0.x addresses without the privilege for that.
 # Writes data/cluster/admin.kubeconfig (the load balancer); `make cluster-down` removes it all.
 # Flags: make cluster CLUSTER_FLAGS="--loopback" (see deploy/cluster/options.ts).
-cluster: build etcd
+cluster: test-tools build etcd
 	npx tsc -p deploy/tsconfig.json
 	node dist/deploy/deploy/cluster/main.js up $(CLUSTER_FLAGS)
 
@@ -131,8 +137,13 @@ cluster-down: deps
 
 # Prometheus against the twin, then faults across hosts (test/cluster/); bounded to 10 minutes.
 # `make test` runs it too (the cluster jest project).
-test-cluster: build etcd
+test-cluster: test-tools build etcd
 	timeout 600 npx jest --selectProjects cluster
+
+# The README's make test and make run in a fresh Debian bookworm container on a private Docker
+# engine (scripts/fresh-machine-test.sh; root; about 12 min on 2 cores). Uses the committed HEAD only.
+fresh-machine-test:
+	scripts/fresh-machine-test.sh
 
 # Removes the build, make run's state (both profiles) and the test results.
 clean:

@@ -1,4 +1,4 @@
-import { chooseMode, defaults, parseArgs } from './options';
+import { chooseMode, defaults, installHint, parseArgs, which } from './options';
 
 test('defaults, and flags overriding them', () => {
   expect(parseArgs(['up'])).toEqual({ command: 'up', ...defaults, forceLoopback: false });
@@ -22,4 +22,17 @@ test('without the privilege for namespaces it says so and falls back to 127.0.0.
   expect(fallback.mode).toBe('loopback');
   expect(fallback.note).toMatch(/cannot create network namespaces.*127\.0\.0\.x/);
   expect(chooseMode(true, true).mode).toBe('loopback');
+});
+
+test('a missing HAProxy or Prometheus names what installs it; a missing etcd names make etcd', () => {
+  const path = process.env.PATH;
+  process.env.PATH = '/nonexistent';
+  try {
+    // A name no system has, so /usr/sbin and /sbin (always searched) cannot hold it.
+    expect(() => which('svc-no-such-haproxy')).toThrow('svc-no-such-haproxy is not installed (make test-tools, i.e. scripts/install-test-tools.sh)');
+  } finally {
+    process.env.PATH = path;
+  }
+  expect(installHint('haproxy')).toBe('make test-tools, i.e. scripts/install-test-tools.sh');
+  expect(installHint('etcd')).toBe('make etcd');
 });

@@ -68,5 +68,10 @@ export function which(name: string): string {
       // next
     }
   }
-  throw new Error(`${name} is not installed (make etcd; apt-get install haproxy prometheus)`);
+  throw new Error(`${name} is not installed (${installHint(name)})`);
+}
+
+/** What installs a binary the twin runs: etcd has its own target; the rest are the tests' system tools. */
+export function installHint(name: string): string {
+  return name === 'etcd' ? 'make etcd' : 'make test-tools, i.e. scripts/install-test-tools.sh';
 }

@@ -1,5 +1,5 @@
 // The generated deployment files pass the tools that will read them: Debian's docker-compose
-// (1.29.2, the compose file as a whole), HAProxy (haproxy -c) and Prometheus (promtool). .ci/run
+// (1.29.2, the compose file as a whole), HAProxy (haproxy -c) and Prometheus (promtool). make test-tools
 // installs the three; a missing tool fails the test, it does not skip it.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ function run(program: string, args: string[]): Promise<Run> {
   return new Promise((resolve) =>
     execFile(program, args, { cwd: repoRoot, timeout: 60_000 }, (err, stdout, stderr) => {
       if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-        resolve({ code: 127, stdout, stderr: `${program} is not installed (apt-get install docker-compose haproxy prometheus; .ci/run does)` });
+        resolve({ code: 127, stdout, stderr: `${program} is not installed (make test-tools installs it)` });
         return;
       }
       resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr });
