@@ -111,9 +111,15 @@ echo "  kubectl api-resources"
 if [ "$NAMING" = k8s ]; then echo "  kubectl auth whoami"; fi
 echo "Logs: $DATA/etcd.log, $DATA/apiserver.log, $DATA/controller-manager.log. Ctrl-C stops all three."
 
-# Whichever process ends first ends the run, loudly.
+# Whichever process ends first ends the run, loudly — unless it ended of an INT or TERM: a Ctrl-C
+# reaches the whole process group, and where this shell started with INT ignored (a background
+# job of a script) its trap never runs, so etcd's exit of the INT is the run being stopped.
 code=0
 wait -n "${pids[@]}" || code=$?
+if [ "$code" -eq 130 ] || [ "$code" -eq 143 ]; then
+  cleanup
+  exit "$code"
+fi
 for i in "${!pids[@]}"; do
   if ! kill -0 "${pids[$i]}" 2>/dev/null; then
     fail "${names[$i]}" "$DATA/${names[$i]#svc-}.log" "exited (code $code)"
