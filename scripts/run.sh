@@ -43,10 +43,16 @@ read -r -a extra_flags <<<"${APISERVER_FLAGS:-}"
 
 pids=()
 names=()
+# Stops the processes newest first, each before the next: the controller manager and the apiserver
+# shut down gracefully while etcd still answers (a request waiting on a stopped etcd would hold the
+# apiserver's drain until its timeout), then etcd.
 cleanup() {
   trap - INT TERM EXIT
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  local i
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+    kill "${pids[$i]}" 2>/dev/null || true
+    wait "${pids[$i]}" 2>/dev/null || true
+  done
 }
 trap cleanup EXIT
 # Ctrl-C (or a TERM) ends the run quietly: the processes' own exits are not failures then.
@@ -69,6 +75,15 @@ start() {
   names+=("$name")
 }
 
+# The same in a session of its own, out of reach of the terminal's Ctrl-C: cleanup stops it last.
+start_detached() {
+  local name="$1" log="$2"
+  shift 2
+  setsid "$@" >"$log" 2>&1 &
+  pids+=($!)
+  names+=("$name")
+}
+
 # wait_ready NAME LOG PROBE...: until PROBE succeeds; fails when the newest process exits first
 # or the deadline passes.
 wait_ready() {
@@ -82,7 +97,7 @@ wait_ready() {
   done
 }
 
-start etcd "$DATA/etcd.log" etcd --logger=zap --log-level=warn --data-dir "$DATA/etcd" --name local \
+start_detached etcd "$DATA/etcd.log" etcd --logger=zap --log-level=warn --data-dir "$DATA/etcd" --name local \
   --listen-client-urls "http://127.0.0.1:${ETCD_PORT}" --advertise-client-urls "http://127.0.0.1:${ETCD_PORT}" \
   --listen-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
   --initial-cluster "local=http://127.0.0.1:$((ETCD_PORT + 1))"
@@ -111,14 +126,14 @@ echo "  kubectl api-resources"
 if [ "$NAMING" = k8s ]; then echo "  kubectl auth whoami"; fi
 echo "Logs: $DATA/etcd.log, $DATA/apiserver.log, $DATA/controller-manager.log. Ctrl-C stops all three."
 
-# Whichever process ends first ends the run, loudly — unless it ended of an INT or TERM: a Ctrl-C
-# reaches the whole process group, and where this shell started with INT ignored (a background
-# job of a script) its trap never runs, so etcd's exit of the INT is the run being stopped.
+# Whichever process ends first ends the run, loudly — unless it was stopped: a Ctrl-C reaches the
+# whole process group, and where this shell started with INT ignored (a background job of a
+# script) its trap never runs; the servers exit 0 only when an INT or TERM asked them to.
 code=0
 wait -n "${pids[@]}" || code=$?
-if [ "$code" -eq 130 ] || [ "$code" -eq 143 ]; then
+if [ "$code" -eq 0 ] || [ "$code" -eq 130 ] || [ "$code" -eq 143 ]; then
   cleanup
-  exit "$code"
+  exit $((code == 0 ? 130 : code))
 fi
 for i in "${!pids[@]}"; do
   if ! kill -0 "${pids[$i]}" 2>/dev/null; then

@@ -5,7 +5,7 @@
 // run` itself, in a shadow of the repository so its state never lands in a developer's: busy ports
 // are refused before anything is built, a start with nothing changed compiles nothing, and
 // NAMING=k8s serves upstream's names from data-k8s/.
-import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import * as https from 'node:https';
@@ -38,6 +38,8 @@ afterAll(async () => {
   for (const r of runs) if (r.child.pid && groupAlive(r.child.pid)) process.kill(-r.child.pid, 'SIGKILL');
   const deadline = Date.now() + 10_000;
   while (runs.some((r) => r.child.pid && groupAlive(r.child.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  // etcd runs in a session of its own (out of reach of a Ctrl-C, stopped last): by its data dir.
+  for (const d of dirs) spawnSync('pkill', ['-KILL', '-f', `--data-dir ${d}`]);
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
