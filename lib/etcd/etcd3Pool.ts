@@ -1,16 +1,21 @@
 // Connections to etcd endpoints: one HTTP/2 connection per endpoint (KV and Watch share it,
 // wire/http2Connection.ts), unary calls sent to a READY endpoint round-robin, failover and
 // short-backoff retries, and the mapping of transport failures to UnavailableError. No circuit
-// breaker: every call tries again.
+// breaker: every call tries again. A call that waits longer than stalledAfterMs has its
+// connection pinged (Http2Connection.probe): a member that stopped answering without closing
+// its connections (SIGSTOP, `docker kill`, a cut network path) is given up within a second, its
+// calls fail (a write in flight is not sent again: it may have been applied) and the watch
+// stream on it resumes on another member.
 import type { Logger } from 'pino';
 import { EtcdAvailability, type AvailabilityEvent, type ConnectionReport } from './availability';
 import { Backoff, sleep } from './backoff';
-import { chooseEndpoint, type EndpointView } from './endpointChoice';
+import { chooseEndpoint, stalledAfterMs, type EndpointView } from './endpointChoice';
 import { StorageError, UnavailableError } from './storage';
 import { kvMethods, requestSizeHint, type RequestOf, type ResponseOf, type UnaryMethod } from './wire/etcdMethods';
 import { frameMessage } from './wire/grpcFrame';
 import { GrpcError, GrpcStatus } from './wire/grpcStatus';
 import { Http2Connection } from './wire/http2Connection';
+import type { Silence } from './wire/pinger';
 import { unaryCall } from './wire/unaryCall';
 
 export interface Endpoint {
@@ -29,6 +34,13 @@ export interface TlsOptions {
 
 export type CallMode = 'read' | 'write';
 
+export interface PoolTuning {
+  /** A call waiting longer has its connection probed; default endpointChoice's stalledAfterMs (1 s). */
+  stalledAfterMs?: number;
+  /** How long the probe's ping may go unanswered; default 1 s. */
+  probeTimeoutMs?: number;
+}
+
 export class EndpointPool {
   readonly endpoints: Endpoint[];
   /** Whether any endpoint can be reached, from the connections' reports (availability.ts). */
@@ -37,6 +49,8 @@ export class EndpointPool {
   private closed = false;
   /** Waits in ready(): close() ends them, so nothing waits on a closed channel until its deadline. */
   private readonly waiting = new Set<(err: Error) => void>();
+  /** A call or watch answer waited for longer than this has its connection probed. */
+  readonly stalledAfterMs: number;
 
   constructor(
     urls: string[],
@@ -44,8 +58,10 @@ export class EndpointPool {
     tls?: TlsOptions,
     onAvailability?: (e: AvailabilityEvent) => void,
     log?: Logger,
+    tuning: PoolTuning = {},
   ) {
     if (urls.length === 0) throw new Error('etcd: no endpoints configured');
+    this.stalledAfterMs = tuning.stalledAfterMs ?? stalledAfterMs;
     const availability = (this.availability = new EtcdAvailability(urls, onAvailability));
     this.endpoints = urls.map((url) => {
       const u = new URL(url.includes('://') ? url : `http://${url}`);
@@ -58,7 +74,14 @@ export class EndpointPool {
         else log?.debug({ endpoint: url, err: r.error, attempted: r.attempted }, r.attempted ? 'etcd connection attempt failed' : 'etcd connection lost, reconnecting');
         availability.report(url, r);
       };
-      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined, report });
+      // Once per connection given up: the cause of the calls that fail with it.
+      const onSilent = (s: Silence, error: string): void => {
+        log?.warn(
+          { endpoint: url, error, pingSentAt: new Date(s.sentAt).toISOString(), lastHeardAt: s.lastHeardAt !== undefined ? new Date(s.lastHeardAt).toISOString() : undefined },
+          `etcd endpoint ${url} gave no answer to a ping (${error}): connection closed, its calls fail, new ones go to the other endpoints`,
+        );
+      };
+      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined, report, onSilent, probeTimeoutMs: tuning.probeTimeoutMs });
       return { url, conn, inflight: new Set<{ since: number }>() };
     });
   }
@@ -74,7 +97,7 @@ export class EndpointPool {
   async ready(deadline: number): Promise<Endpoint> {
     this.checkOpen();
     const n = this.endpoints.length;
-    const idx = chooseEndpoint(this.views(), this.next, Date.now());
+    const idx = chooseEndpoint(this.views(), this.next, Date.now(), this.stalledAfterMs);
     if (idx !== undefined) {
       this.next = (idx + 1) % n;
       return this.endpoints[idx];
@@ -127,7 +150,7 @@ export class EndpointPool {
   /** The endpoint for a new watch stream: round-robin, preferring channels neither in failure nor stalled. */
   pickForStream(): Endpoint {
     const n = this.endpoints.length;
-    const healthy = chooseEndpoint(this.views(), this.next, Date.now());
+    const healthy = chooseEndpoint(this.views(), this.next, Date.now(), this.stalledAfterMs);
     if (healthy !== undefined) {
       this.next = (healthy + 1) % n;
       return this.endpoints[healthy];
@@ -157,7 +180,7 @@ export class EndpointPool {
     for (;;) {
       const ep = await this.ready(deadline);
       try {
-        return await tracked(ep, () => unaryCall(ep.conn, m.path, body, m.read as (r: Parameters<typeof m.read>[0]) => ResponseOf<M>, deadline));
+        return await tracked(ep, this.stalledAfterMs, () => unaryCall(ep.conn, m.path, body, m.read as (r: Parameters<typeof m.read>[0]) => ResponseOf<M>, deadline));
       } catch (err) {
         if (!isServiceError(err)) throw err;
         // Raw gRPC errors leave here: the caller knows the key and revision to put in its error.
@@ -189,13 +212,15 @@ function closedError(): UnavailableError {
   return new UnavailableError('etcd client is closed', '');
 }
 
-/** Runs a call while recording it as in flight on the endpoint. */
-async function tracked<T>(ep: Endpoint, call: () => Promise<T>): Promise<T> {
+/** Runs a call while recording it as in flight on the endpoint; one that stalls has its connection probed. */
+async function tracked<T>(ep: Endpoint, stalledAfter: number, call: () => Promise<T>): Promise<T> {
   const entry = { since: Date.now() };
   ep.inflight.add(entry);
+  const probe = setTimeout(() => ep.conn.probe(), stalledAfter);
   try {
     return await call();
   } finally {
+    clearTimeout(probe);
     ep.inflight.delete(entry);
   }
 }

@@ -46,6 +46,7 @@ export function unaryCall<Res>(
       stream.close(constants.NGHTTP2_CANCEL);
     }, timeoutMs);
     stream.on('response', (headers: IncomingHttpHeaders, flags: number) => {
+      live.pinger.heard();
       httpStatus = Number(headers[':status']);
       if (flags & constants.NGHTTP2_FLAG_END_STREAM) status = statusFromTrailers(headers);
     });
@@ -53,6 +54,7 @@ export function unaryCall<Res>(
       status = statusFromTrailers(headers);
     });
     stream.on('data', (chunk: Buffer) => {
+      live.pinger.heard();
       if (!data) data = chunk;
       else (more ??= [data]).push(chunk);
     });
