@@ -1,15 +1,18 @@
 // Connections to etcd endpoints: one HTTP/2 connection per endpoint (KV and Watch share it,
 // wire/http2Connection.ts), unary calls sent to a READY endpoint round-robin, failover and
 // short-backoff retries, and the mapping of transport failures to UnavailableError. No circuit
-// breaker: every call tries again. A call that waits longer than stalledAfterMs has its
-// connection pinged (Http2Connection.probe): a member that stopped answering without closing
-// its connections (SIGSTOP, `docker kill`, a cut network path) is given up within a second, its
-// calls fail (a write in flight is not sent again: it may have been applied) and the watch
-// stream on it resumes on another member.
+// breaker: every call tries again. A call that waits longer than stalledAfterMs has every
+// connection pinged (Http2Connection.probe), not only its own: a write waiting on a follower
+// often waits for a leader that vanished, whose connection is silent too. A member that stopped
+// answering without closing its connections (SIGSTOP, `docker kill`, a cut network path) is
+// given up within a second, its calls fail (a write in flight is not sent again: it may have
+// been applied) and the watch stream on it resumes on another member.
+// Calls a lost member holds up on the other members are abandoned (memberLoss.ts).
 import type { Logger } from 'pino';
 import { EtcdAvailability, type AvailabilityEvent, type ConnectionReport } from './availability';
 import { Backoff, sleep } from './backoff';
 import { chooseEndpoint, stalledAfterMs, type EndpointView } from './endpointChoice';
+import { MemberLoss, type MemberLossTuning } from './memberLoss';
 import { StorageError, UnavailableError } from './storage';
 import { kvMethods, requestSizeHint, type RequestOf, type ResponseOf, type UnaryMethod } from './wire/etcdMethods';
 import { frameMessage } from './wire/grpcFrame';
@@ -34,7 +37,7 @@ export interface TlsOptions {
 
 export type CallMode = 'read' | 'write';
 
-export interface PoolTuning {
+export interface PoolTuning extends MemberLossTuning {
   /** A call waiting longer has its connection probed; default endpointChoice's stalledAfterMs (1 s). */
   stalledAfterMs?: number;
   /** How long the probe's ping may go unanswered; default 1 s. */
@@ -51,6 +54,8 @@ export class EndpointPool {
   private readonly waiting = new Set<(err: Error) => void>();
   /** A call or watch answer waited for longer than this has its connection probed. */
   readonly stalledAfterMs: number;
+  /** Calls held up on the other members after one is lost (memberLoss.ts). */
+  private readonly losses: MemberLoss;
 
   constructor(
     urls: string[],
@@ -62,6 +67,7 @@ export class EndpointPool {
   ) {
     if (urls.length === 0) throw new Error('etcd: no endpoints configured');
     this.stalledAfterMs = tuning.stalledAfterMs ?? stalledAfterMs;
+    const losses = (this.losses = new MemberLoss(tuning));
     const availability = (this.availability = new EtcdAvailability(urls, onAvailability));
     this.endpoints = urls.map((url) => {
       const u = new URL(url.includes('://') ? url : `http://${url}`);
@@ -72,6 +78,7 @@ export class EndpointPool {
       const report = (r: ConnectionReport): void => {
         if (r.ready) log?.debug({ endpoint: url }, 'etcd connection ready');
         else log?.debug({ endpoint: url, err: r.error, attempted: r.attempted }, r.attempted ? 'etcd connection attempt failed' : 'etcd connection lost, reconnecting');
+        if (!r.ready && !r.attempted) losses.memberLost(url, r.error);
         availability.report(url, r);
       };
       // Once per connection given up: the cause of the calls that fail with it.
@@ -179,8 +186,12 @@ export class EndpointPool {
     let backoff: Backoff | undefined;
     for (;;) {
       const ep = await this.ready(deadline);
+      let cancel: ((details: string) => void) | undefined;
+      const done = this.losses.begin(ep.url, (details) => cancel?.(details));
       try {
-        return await tracked(ep, this.stalledAfterMs, () => unaryCall(ep.conn, m.path, body, m.read as (r: Parameters<typeof m.read>[0]) => ResponseOf<M>, deadline));
+        return await tracked(ep, this.stalledAfterMs, () => this.probeAll(), () =>
+          unaryCall(ep.conn, m.path, body, m.read as (r: Parameters<typeof m.read>[0]) => ResponseOf<M>, deadline, (c) => (cancel = c)),
+        );
       } catch (err) {
         if (!isServiceError(err)) throw err;
         // Raw gRPC errors leave here: the caller knows the key and revision to put in its error.
@@ -188,8 +199,15 @@ export class EndpointPool {
         const wait = (backoff ??= new Backoff(100, 2000)).next();
         if (Date.now() + wait >= deadline) throw err;
         await sleep(wait);
+      } finally {
+        done();
       }
     }
+  }
+
+  /** Pings every ready connection; those that do not answer in time are dropped. */
+  probeAll(): void {
+    for (const ep of this.endpoints) ep.conn.probe();
   }
 
   close(): void {
@@ -212,11 +230,11 @@ function closedError(): UnavailableError {
   return new UnavailableError('etcd client is closed', '');
 }
 
-/** Runs a call while recording it as in flight on the endpoint; one that stalls has its connection probed. */
-async function tracked<T>(ep: Endpoint, stalledAfter: number, call: () => Promise<T>): Promise<T> {
+/** Runs a call while recording it as in flight on the endpoint; onStall once it waited stalledAfter ms. */
+async function tracked<T>(ep: Endpoint, stalledAfter: number, onStall: () => void, call: () => Promise<T>): Promise<T> {
   const entry = { since: Date.now() };
   ep.inflight.add(entry);
-  const probe = setTimeout(() => ep.conn.probe(), stalledAfter);
+  const probe = setTimeout(onStall, stalledAfter);
   try {
     return await call();
   } finally {

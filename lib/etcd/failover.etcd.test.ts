@@ -73,7 +73,7 @@ describe.each<[string, NodeJS.Signals]>([
       await storage.create('/registry/failover/warmup', enc('w'));
       const run = await writeThrough(storage, () => leader.process.kill(signal), 30);
       console.info(
-        `${signal} of the leader (first endpoint): longest gap between acknowledged writes ${run.longestGapMs} ms; ` +
+        `${signal} of the leader ${leader.name} (first endpoint, ${endpoints.join(',')}): longest gap between acknowledged writes ${run.longestGapMs} ms; ` +
           `${run.acked.length} acknowledged, ${run.errors.length} failed: ${run.errors.slice(0, 3).join(' | ')}; ` +
           `warnings: ${logs.records.filter((r) => (r.level as number) >= 40).map((r) => r.msg).join(' | ')}`,
       );

@@ -368,3 +368,43 @@ describe('a member that stops answering without closing its connection (SIGSTOP,
     }
   });
 });
+
+describe('calls a lost member holds up on the others (a follower waiting on a vanished leader)', () => {
+  async function setupTwo(secondHandler: Handler): Promise<{ pool: EndpointPool; first: Awaited<ReturnType<typeof fakeServer>>; second: Awaited<ReturnType<typeof fakeServer>> }> {
+    const first = await fakeServer(ok(1));
+    const second = await fakeServer(secondHandler);
+    servers.push(first, second);
+    const pool = new EndpointPool([first.url, second.url], 20_000, undefined, undefined, undefined, { stalledAfterMs: 60_000, abandonAfterMs: 100, noticeMs: 100 });
+    pools.push(pool);
+    for (const ep of pool.endpoints) await new Promise<void>((resolve, reject) => ep.conn.waitForReady(Date.now() + 5000, (err) => (err ? reject(err) : resolve())));
+    await pool.unary('Range', rangeReq, 'read'); // to the first: the next call goes to the second
+    return { pool, first, second };
+  }
+
+  test('a write waiting on another member when one is lost is abandoned: UNAVAILABLE, outcome unknown, not sent again', async () => {
+    let held = (): void => undefined;
+    const { pool, first, second } = await setupTwo(() => held());
+    const arrived = new Promise<void>((r) => (held = r));
+    const call = pool.unary('Txn', txnReq, 'write').catch((e: unknown) => e);
+    await arrived;
+    await first.close(); // the first member's connection is reset
+    const err = await call;
+    expect(err).toBeInstanceOf(GrpcError);
+    expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
+    expect((err as GrpcError).unprocessed).toBe(false);
+    expect((err as GrpcError).details).toMatch(new RegExp(`^abandoned after .* s: etcd member ${first.url} was lost at `));
+    expect(toStorageError(err)).toBeInstanceOf(UnavailableError);
+    expect(second.requests()).toBe(1);
+  });
+
+  test('a read waiting on another member when one is lost is abandoned and sent again', async () => {
+    let held = (): void => undefined;
+    const { pool, first, second } = await setupTwo((stream, n) => (n === 1 ? held() : ok(6)(stream, n)));
+    const arrived = new Promise<void>((r) => (held = r));
+    const call = pool.unary('Range', rangeReq, 'read');
+    await arrived;
+    await first.close();
+    await expect(call).resolves.toMatchObject({ header: { revision: 6 } });
+    expect(second.requests()).toBe(2);
+  });
+});
