@@ -16,7 +16,7 @@ export interface ClusterMember {
 
 export interface EtcdCluster {
   members: ClusterMember[];
-  /** The member that leads now (asks each live member's status until one names a leader it knows). */
+  /** The member that leads now (asks each live member's status until one names a leader it knows; 30 s at most). */
   leader(): Promise<ClusterMember>;
   /** SIGCONT, SIGKILL and wait for every member; removes the data dirs. Idempotent. */
   stop(): Promise<void>;
@@ -88,7 +88,9 @@ export async function startEtcdCluster(opts: StartClusterOptions = {}): Promise<
     members,
     stop,
     async leader() {
+      const deadline = Date.now() + 30_000;
       for (;;) {
+        if (Date.now() > deadline) throw new Error('etcd cluster: no leader within 30 s');
         for (const m of members) {
           if (m.process.exitCode !== null || m.process.signalCode !== null) continue;
           const s = await status(m.endpoint).catch(() => undefined);
