@@ -1,16 +1,24 @@
 // Connections to etcd endpoints: one HTTP/2 connection per endpoint (KV and Watch share it,
 // wire/http2Connection.ts), unary calls sent to a READY endpoint round-robin, failover and
 // short-backoff retries, and the mapping of transport failures to UnavailableError. No circuit
-// breaker: every call tries again.
+// breaker: every call tries again. A call that waits longer than stalledAfterMs has every
+// connection pinged (Http2Connection.probe), not only its own: a write waiting on a follower
+// often waits for a leader that vanished, whose connection is silent too. A member that stopped
+// answering without closing its connections (SIGSTOP, `docker kill`, a cut network path) is
+// given up within a second, its calls fail (a write in flight is not sent again: it may have
+// been applied) and the watch stream on it resumes on another member.
+// Calls a lost member holds up on the other members are abandoned (memberLoss.ts).
 import type { Logger } from 'pino';
 import { EtcdAvailability, type AvailabilityEvent, type ConnectionReport } from './availability';
 import { Backoff, sleep } from './backoff';
-import { chooseEndpoint, type EndpointView } from './endpointChoice';
+import { chooseEndpoint, stalledAfterMs, type EndpointView } from './endpointChoice';
+import { MemberLoss, type MemberLossTuning } from './memberLoss';
 import { StorageError, UnavailableError } from './storage';
 import { kvMethods, requestSizeHint, type RequestOf, type ResponseOf, type UnaryMethod } from './wire/etcdMethods';
 import { frameMessage } from './wire/grpcFrame';
 import { GrpcError, GrpcStatus } from './wire/grpcStatus';
 import { Http2Connection } from './wire/http2Connection';
+import type { Silence } from './wire/pinger';
 import { unaryCall } from './wire/unaryCall';
 
 export interface Endpoint {
@@ -29,6 +37,13 @@ export interface TlsOptions {
 
 export type CallMode = 'read' | 'write';
 
+export interface PoolTuning extends MemberLossTuning {
+  /** A call waiting longer has its connection probed; default endpointChoice's stalledAfterMs (1 s). */
+  stalledAfterMs?: number;
+  /** How long the probe's ping may go unanswered; default 1 s. */
+  probeTimeoutMs?: number;
+}
+
 export class EndpointPool {
   readonly endpoints: Endpoint[];
   /** Whether any endpoint can be reached, from the connections' reports (availability.ts). */
@@ -37,6 +52,10 @@ export class EndpointPool {
   private closed = false;
   /** Waits in ready(): close() ends them, so nothing waits on a closed channel until its deadline. */
   private readonly waiting = new Set<(err: Error) => void>();
+  /** A call or watch answer waited for longer than this has its connection probed. */
+  readonly stalledAfterMs: number;
+  /** Calls held up on the other members after one is lost (memberLoss.ts). */
+  private readonly losses: MemberLoss;
 
   constructor(
     urls: string[],
@@ -44,8 +63,11 @@ export class EndpointPool {
     tls?: TlsOptions,
     onAvailability?: (e: AvailabilityEvent) => void,
     log?: Logger,
+    tuning: PoolTuning = {},
   ) {
     if (urls.length === 0) throw new Error('etcd: no endpoints configured');
+    this.stalledAfterMs = tuning.stalledAfterMs ?? stalledAfterMs;
+    const losses = (this.losses = new MemberLoss(tuning));
     const availability = (this.availability = new EtcdAvailability(urls, onAvailability));
     this.endpoints = urls.map((url) => {
       const u = new URL(url.includes('://') ? url : `http://${url}`);
@@ -56,9 +78,17 @@ export class EndpointPool {
       const report = (r: ConnectionReport): void => {
         if (r.ready) log?.debug({ endpoint: url }, 'etcd connection ready');
         else log?.debug({ endpoint: url, err: r.error, attempted: r.attempted }, r.attempted ? 'etcd connection attempt failed' : 'etcd connection lost, reconnecting');
+        if (!r.ready && !r.attempted) losses.memberLost(url, r.error);
         availability.report(url, r);
       };
-      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined, report });
+      // Once per connection given up: the cause of the calls that fail with it.
+      const onSilent = (s: Silence, error: string): void => {
+        log?.warn(
+          { endpoint: url, error, pingSentAt: new Date(s.sentAt).toISOString(), lastHeardAt: s.lastHeardAt !== undefined ? new Date(s.lastHeardAt).toISOString() : undefined },
+          `etcd endpoint ${url} gave no answer to a ping (${error}): connection closed, its calls fail, new ones go to the other endpoints`,
+        );
+      };
+      const conn = new Http2Connection(`${u.protocol}//${u.host}`, { tls: secure ? tls : undefined, report, onSilent, probeTimeoutMs: tuning.probeTimeoutMs });
       return { url, conn, inflight: new Set<{ since: number }>() };
     });
   }
@@ -74,7 +104,7 @@ export class EndpointPool {
   async ready(deadline: number): Promise<Endpoint> {
     this.checkOpen();
     const n = this.endpoints.length;
-    const idx = chooseEndpoint(this.views(), this.next, Date.now());
+    const idx = chooseEndpoint(this.views(), this.next, Date.now(), this.stalledAfterMs);
     if (idx !== undefined) {
       this.next = (idx + 1) % n;
       return this.endpoints[idx];
@@ -127,7 +157,7 @@ export class EndpointPool {
   /** The endpoint for a new watch stream: round-robin, preferring channels neither in failure nor stalled. */
   pickForStream(): Endpoint {
     const n = this.endpoints.length;
-    const healthy = chooseEndpoint(this.views(), this.next, Date.now());
+    const healthy = chooseEndpoint(this.views(), this.next, Date.now(), this.stalledAfterMs);
     if (healthy !== undefined) {
       this.next = (healthy + 1) % n;
       return this.endpoints[healthy];
@@ -156,8 +186,12 @@ export class EndpointPool {
     let backoff: Backoff | undefined;
     for (;;) {
       const ep = await this.ready(deadline);
+      let cancel: ((details: string) => void) | undefined;
+      const done = this.losses.begin(ep.url, (details) => cancel?.(details));
       try {
-        return await tracked(ep, () => unaryCall(ep.conn, m.path, body, m.read as (r: Parameters<typeof m.read>[0]) => ResponseOf<M>, deadline));
+        return await tracked(ep, this.stalledAfterMs, () => this.probeAll(), () =>
+          unaryCall(ep.conn, m.path, body, m.read as (r: Parameters<typeof m.read>[0]) => ResponseOf<M>, deadline, (c) => (cancel = c)),
+        );
       } catch (err) {
         if (!isServiceError(err)) throw err;
         // Raw gRPC errors leave here: the caller knows the key and revision to put in its error.
@@ -165,8 +199,15 @@ export class EndpointPool {
         const wait = (backoff ??= new Backoff(100, 2000)).next();
         if (Date.now() + wait >= deadline) throw err;
         await sleep(wait);
+      } finally {
+        done();
       }
     }
+  }
+
+  /** Pings every ready connection; those that do not answer in time are dropped. */
+  probeAll(): void {
+    for (const ep of this.endpoints) ep.conn.probe();
   }
 
   close(): void {
@@ -189,13 +230,15 @@ function closedError(): UnavailableError {
   return new UnavailableError('etcd client is closed', '');
 }
 
-/** Runs a call while recording it as in flight on the endpoint. */
-async function tracked<T>(ep: Endpoint, call: () => Promise<T>): Promise<T> {
+/** Runs a call while recording it as in flight on the endpoint; onStall once it waited stalledAfter ms. */
+async function tracked<T>(ep: Endpoint, stalledAfter: number, onStall: () => void, call: () => Promise<T>): Promise<T> {
   const entry = { since: Date.now() };
   ep.inflight.add(entry);
+  const probe = setTimeout(onStall, stalledAfter);
   try {
     return await call();
   } finally {
+    clearTimeout(probe);
     ep.inflight.delete(entry);
   }
 }

@@ -9,10 +9,15 @@
 // requestProgress() answers arrive as one broadcast (watch id -1) which etcd before 3.4.25/3.5.8
 // may send ahead of events still queued for a catching-up watch; we pass it to onProgress but
 // never resume from it, so event delivery stays exactly-once even then.
+//
+// A stream on a member that stopped answering without closing its connection (SIGSTOP, `docker
+// kill`) hangs silently: a progress request not answered within the pool's stalledAfterMs has
+// the stream's connection probed, and an unanswered ping ends the stream, which then resumes on
+// another member (the watch cache asks for progress whenever a read waits for a revision).
 import type { Logger } from 'pino';
 import { Backoff } from './backoff';
 import { EventType, ProtoEvent, WatchRequest, WatchResponse } from './etcd3Proto';
-import { EndpointPool } from './etcd3Pool';
+import { EndpointPool, type Endpoint } from './etcd3Pool';
 import { prefixEnd } from './keys';
 import { CompactedError, StorageError, Watch, WatchEvent, WatchHandlers, WatchOptions } from './storage';
 import { BidiStream } from './wire/bidiStream';
@@ -38,6 +43,11 @@ const BROADCAST_ID = -1;
 export class WatchMux {
   private readonly watches = new Map<number, WatchState>();
   private call: BidiStream<WatchRequest, WatchResponse> | undefined;
+  /** The endpoint of the current stream. */
+  private callEndpoint: Endpoint | undefined;
+  /** Messages received on the current stream, and the probe waiting for one after a progress request. */
+  private received = 0;
+  private progressProbe: NodeJS.Timeout | undefined;
   private nextId = 1;
   private readonly backoff = new Backoff(100, 2000);
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -81,7 +91,16 @@ export class WatchMux {
   }
 
   requestProgress(): void {
-    this.call?.write({ progress_request: {} });
+    const call = this.call;
+    if (!call) return;
+    call.write({ progress_request: {} });
+    if (this.progressProbe) return;
+    const before = this.received;
+    this.progressProbe = setTimeout(() => {
+      this.progressProbe = undefined;
+      if (this.call === call && this.received === before) this.callEndpoint?.conn.probe();
+    }, this.pool.stalledAfterMs);
+    this.progressProbe.unref();
   }
 
   close(): void {
@@ -115,6 +134,7 @@ export class WatchMux {
     const call: BidiStream<WatchRequest, WatchResponse> = new BidiStream(ep.conn, watchMethod.path, watchMethod.write, watchMethod.read, {
       onMessage: (res) => {
         if (this.call !== call) return;
+        this.received++;
         this.backoff.reset();
         this.onResponse(res);
       },
@@ -126,12 +146,15 @@ export class WatchMux {
       },
     });
     this.call = call;
+    this.callEndpoint = ep;
     for (const w of this.watches.values()) this.sendCreate(w);
   }
 
   private endStream(): void {
     const call = this.call;
     this.call = undefined;
+    if (this.progressProbe) clearTimeout(this.progressProbe);
+    this.progressProbe = undefined;
     call?.close();
   }
 

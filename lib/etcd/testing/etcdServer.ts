@@ -134,7 +134,7 @@ function healthy(endpoint: string): Promise<boolean> {
   });
 }
 
-function defaultBaseDir(): string {
+export function defaultBaseDir(): string {
   // A jest run's own directory on /dev/shm (test/support/tempDirReporter.js checks it is left empty).
   const runDir = process.env.SVC_TEST_SHM_DIR;
   if (runDir && existsSync(runDir)) return runDir;

@@ -49,6 +49,7 @@ export class BidiStream<Req, Res> {
     let httpStatus = 0;
     let streamError: NodeJS.ErrnoException | undefined;
     stream.on('response', (headers: IncomingHttpHeaders, flags: number) => {
+      live.pinger.heard();
       httpStatus = Number(headers[':status']);
       if (flags & constants.NGHTTP2_FLAG_END_STREAM) status = statusFromTrailers(headers);
     });
@@ -56,6 +57,7 @@ export class BidiStream<Req, Res> {
       status = statusFromTrailers(headers);
     });
     stream.on('data', (chunk: Buffer) => {
+      live.pinger.heard();
       if (this.ended) return;
       try {
         deframer.push(chunk, (msg) => {

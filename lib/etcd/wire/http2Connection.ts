@@ -4,10 +4,13 @@
 // drops or receives GOAWAY goes idle and reconnects on demand. Keepalive: while streams are open,
 // a PING every 10 s that must be answered within 5 s, else the connection is dropped (a member
 // cut off by the network is noticed in ≤ 15 s; etcd lets clients ping every 5 s, and without
-// open streams not at all, so idle connections send none).
+// open streams not at all, so idle connections send none). probe(): a PING that must be answered
+// within 1 s, sent when a call or watch waits on the connection too long (a stopped member is
+// given up within a second of that, not 15 s); both within etcd's ping policy (pinger.ts).
 import * as http2 from 'node:http2';
 import type { ConnectionReport } from '../availability';
 import { Backoff } from '../backoff';
+import { Pinger, type Silence } from './pinger';
 
 export type ConnectivityState = 'idle' | 'connecting' | 'ready' | 'failure' | 'closed';
 
@@ -23,6 +26,10 @@ export interface ConnectionOptions {
   keepaliveTimeoutMs?: number;
   /** A connection attempt (TCP + TLS + HTTP/2 settings) that takes longer fails. */
   connectTimeoutMs?: number;
+  /** How long probe()'s ping may go unanswered before the connection is dropped; default 1 s. */
+  probeTimeoutMs?: number;
+  /** Told once when a ready connection is dropped because a ping went unanswered (why, since when). */
+  onSilent?: (s: Silence, error: string) => void;
   /** Told when the connection becomes ready, is lost, or an attempt fails (with its error). */
   report?: (r: ConnectionReport) => void;
 }
@@ -36,6 +43,8 @@ export interface Live {
   dropped: boolean;
   /** The last error the session reported (for the calls' error details). */
   error?: NodeJS.ErrnoException;
+  /** Its keepalive pings and probes; told when the server sends something. */
+  readonly pinger: Pinger;
 }
 
 interface Waiter {
@@ -59,6 +68,7 @@ export class Http2Connection {
   private readonly keepaliveTimeMs: number;
   private readonly keepaliveTimeoutMs: number;
   private readonly connectTimeoutMs: number;
+  private readonly probeTimeoutMs: number;
 
   constructor(
     /** scheme://host:port */
@@ -68,6 +78,18 @@ export class Http2Connection {
     this.keepaliveTimeMs = opts.keepaliveTimeMs ?? 10_000;
     this.keepaliveTimeoutMs = opts.keepaliveTimeoutMs ?? 5_000;
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
+    this.probeTimeoutMs = opts.probeTimeoutMs ?? 1000;
+  }
+
+  /**
+   * Something waits on this connection longer than it should (a call, the watch stream): a ping
+   * that must be answered within probeTimeoutMs, else the connection is dropped and its calls
+   * fail UNAVAILABLE. Nothing when not ready, a ping is already out with an earlier deadline,
+   * or etcd's ping policy does not allow one yet.
+   */
+  probe(): void {
+    if (this.state !== 'ready') return;
+    this.live?.pinger.ping(this.probeTimeoutMs, 'probe');
   }
 
   /** The state; with tryToConnect an idle connection starts connecting (as grpc's getConnectivityState(true)). */
@@ -143,7 +165,17 @@ export class Http2Connection {
       maxSendHeaderBlockLength: Number.MAX_SAFE_INTEGER,
     });
     session.unref();
-    const live: Live = { session, streams: 0, dropped: false };
+    const live: Live = {
+      session,
+      streams: 0,
+      dropped: false,
+      pinger: new Pinger(
+        (answered) => {
+          if (!session.ping((err) => answered(err))) throw new Error('ping not sent');
+        },
+        (s) => this.silent(live, s),
+      ),
+    };
     this.live = live;
     this.connectTimer = setTimeout(() => {
       this.connectTimer = undefined;
@@ -176,7 +208,25 @@ export class Http2Connection {
       // refused (REFUSED_STREAM, safe to send again). New streams go to a new connection.
       this.lost(live, this.state === 'ready');
     });
-    session.once('close', () => this.lost(live, this.state === 'ready'));
+    session.once('close', () => {
+      live.pinger.dispose();
+      this.lost(live, this.state === 'ready');
+    });
+  }
+
+  /** A ping went unanswered: the session is given up (its calls fail UNAVAILABLE, not processed unknown). */
+  private silent(live: Live, s: Silence): void {
+    if (live.dropped) return;
+    const heard = s.lastHeardAt !== undefined ? `; last heard from at ${new Date(s.lastHeardAt).toISOString()}` : '';
+    const message =
+      s.purpose === 'keepalive'
+        ? `keepalive ping to ${this.origin} not answered within ${s.timeoutMs} ms`
+        : `no answer to ping within ${(s.timeoutMs / 1000).toFixed(s.timeoutMs % 1000 === 0 ? 0 : 1)} s from ${this.origin}${heard}`;
+    live.error ??= Object.assign(new Error(message), { code: 'ETIMEDOUT' });
+    this.opts.onSilent?.(s, live.error.message);
+    // Not ready from now on (the session's 'close' comes after its streams' failures).
+    this.lost(live, true);
+    live.session.destroy();
   }
 
   /** The session ended or is ending. wasReady: it had connected (then no backoff before the next attempt). */
@@ -203,35 +253,14 @@ export class Http2Connection {
   }
 
   private startKeepalive(live: Live): void {
-    let awaiting: NodeJS.Timeout | undefined;
     const timer = setInterval(() => {
       if (live.dropped) return clearInterval(timer);
-      if (live.streams === 0 || awaiting) return;
-      const timeout = (): void => {
-        live.error ??= Object.assign(new Error(`keepalive ping to ${this.origin} not answered within ${this.keepaliveTimeoutMs} ms`), { code: 'ETIMEDOUT' });
-        // Not ready from now on (the session's 'close' comes after its streams' failures).
-        this.lost(live, true);
-        live.session.destroy();
-      };
-      awaiting = setTimeout(timeout, this.keepaliveTimeoutMs);
-      try {
-        live.session.ping((err) => {
-          clearTimeout(awaiting);
-          awaiting = undefined;
-          if (err && !live.dropped) timeout();
-        });
-      } catch {
-        clearTimeout(awaiting);
-        awaiting = undefined;
-      }
+      if (live.streams === 0) return;
+      live.pinger.ping(this.keepaliveTimeoutMs, 'keepalive');
     }, this.keepaliveTimeMs);
     timer.unref();
     this.keepaliveTimer = timer;
-    // The pending ping's timer dies with the session: destroy() fails the ping callback.
-    live.session.once('close', () => {
-      clearInterval(timer);
-      if (awaiting) clearTimeout(awaiting);
-    });
+    live.session.once('close', () => clearInterval(timer));
   }
 
   private clearTimers(): void {

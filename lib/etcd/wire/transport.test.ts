@@ -1,10 +1,12 @@
 // The transport against a scripted HTTP/2 server (node:http2), for what a real etcd does not do
 // on demand: trailers-only errors, refused streams, connections dropped mid-call, GOAWAY,
-// unanswered pings, non-gRPC HTTP answers. The pool's retry rules are checked here too: a read
+// unanswered pings (keepalive's, and the probe of a stalled call or watch), non-gRPC HTTP answers. The pool's retry rules are checked here too: a read
 // is sent again after any UNAVAILABLE, a write only when it surely never reached the server.
 import * as http2 from 'node:http2';
 import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { EndpointPool, isCompactedError, toStorageError } from '../etcd3Pool';
+import { WatchMux } from '../etcd3Watch';
+import { logRecords, type LogRecords } from '../testing/logRecords';
 import { StorageError, UnavailableError } from '../storage';
 import { frameMessage } from './grpcFrame';
 import { GrpcError, GrpcStatus } from './grpcStatus';
@@ -248,5 +250,161 @@ describe('keepalive', () => {
     } finally {
       conn.close();
     }
+  });
+});
+
+describe('a member that stops answering without closing its connection (SIGSTOP, docker kill)', () => {
+  const proxies: TcpServer[] = [];
+  const sockets = new Set<Socket>();
+  afterEach(async () => {
+    for (const s of sockets) s.destroy();
+    sockets.clear();
+    for (const p of proxies.splice(0)) await new Promise((r) => p.close(r));
+  });
+
+  /** A TCP proxy to url that can go silent in both directions, keeping its connections open. */
+  async function silenceable(url: string): Promise<{ url: string; silence: () => void }> {
+    let silent = false;
+    const target = new URL(url);
+    const tcp = createTcpServer((client) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+      }
+      client.on('data', (d) => void (silent || upstream.write(d)));
+      upstream.on('data', (d) => void (silent || client.write(d)));
+    });
+    proxies.push(tcp);
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(tcp.address() as { port: number }).port}`, silence: () => (silent = true) };
+  }
+
+  /** Polls until cond() holds (a bounded number of times: a hang fails the test, nothing is timed). */
+  async function until(cond: () => boolean): Promise<void> {
+    for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(cond()).toBe(true);
+  }
+
+  /** Two endpoints, the first through a proxy that can go silent; both connected; the next call goes to the first. */
+  async function twoEndpoints(firstHandler: Handler): Promise<{
+    pool: EndpointPool;
+    first: Awaited<ReturnType<typeof fakeServer>>;
+    second: Awaited<ReturnType<typeof fakeServer>>;
+    silence: () => void;
+    logs: LogRecords;
+  }> {
+    const first = await fakeServer(firstHandler);
+    const second = await fakeServer(ok(5));
+    servers.push(first, second);
+    const proxy = await silenceable(first.url);
+    const logs = logRecords('etcd');
+    // Short stall and probe times so the test is quick; the logic is the same as with 1 s.
+    const pool = new EndpointPool([proxy.url, second.url], 20_000, undefined, undefined, logs.log, { stalledAfterMs: 50, probeTimeoutMs: 100 });
+    pools.push(pool);
+    for (const ep of pool.endpoints) await new Promise<void>((resolve, reject) => ep.conn.waitForReady(Date.now() + 5000, (err) => (err ? reject(err) : resolve())));
+    return { pool, first, second, silence: proxy.silence, logs };
+  }
+
+  const silenceWarnings = (logs: LogRecords): Array<Record<string, unknown>> => logs.records.filter((r) => r.level === 40 && /gave no answer to a ping/.test(String(r.msg)));
+
+  test('a write stalled on it fails UNAVAILABLE (maybe applied: not sent again) once a ping goes unanswered; the next call goes to another member', async () => {
+    // etcd has the write, then goes silent.
+    let received = (): void => undefined;
+    const { pool, first, second, silence, logs } = await twoEndpoints(() => received());
+    received = silence;
+    const err = await pool.unary('Txn', txnReq, 'write').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GrpcError);
+    expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
+    expect((err as GrpcError).unprocessed).toBe(false);
+    expect((err as GrpcError).details).toMatch(/no answer to ping within 0\.1 s from http:\/\/127\.0\.0\.1:\d+/);
+    expect(toStorageError(err)).toBeInstanceOf(UnavailableError);
+    expect(first.requests()).toBe(1);
+    expect(second.requests()).toBe(0);
+    expect(pool.endpoints[0].conn.connectivity(false)).not.toBe('ready');
+    await expect(pool.unary('Txn', txnReq, 'write')).resolves.toMatchObject({ header: { revision: 5 } });
+    expect(second.requests()).toBe(1);
+    // Logged once, at warn, naming the endpoint, the cause and since when it was silent.
+    const warned = silenceWarnings(logs);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ endpoint: pool.endpoints[0].url, error: expect.stringMatching(/no answer to ping within 0\.1 s/), pingSentAt: expect.any(String) });
+  });
+
+  test('a read stalled on it is sent again to another member', async () => {
+    const { pool, second, silence, logs } = await twoEndpoints(() => undefined);
+    silence();
+    await expect(pool.unary('Range', rangeReq, 'read')).resolves.toMatchObject({ header: { revision: 5 } });
+    expect(second.requests()).toBe(1);
+    expect(silenceWarnings(logs)).toHaveLength(1);
+  });
+
+  test('a member that answers pings is not given up, however slow its calls', async () => {
+    let answer: (() => void) | undefined;
+    const { pool, first, logs } = await twoEndpoints((stream, n) => {
+      answer = () => ok(8)(stream, n);
+    });
+    const call = pool.unary('Txn', txnReq, 'write');
+    await until(() => answer !== undefined);
+    // Past the stall time and the probe's deadline: the ping was answered, the call still waits.
+    await new Promise((r) => setTimeout(r, 400));
+    answer!();
+    await expect(call).resolves.toMatchObject({ header: { revision: 8 } });
+    expect(first.sessions()).toBe(1);
+    expect(silenceWarnings(logs)).toHaveLength(0);
+  });
+
+  test('the watch stream on it resumes on another member when a progress request goes unanswered', async () => {
+    const { pool, first, second, silence } = await twoEndpoints(() => undefined);
+    const mux = new WatchMux(pool);
+    try {
+      mux.watch('/k', {}, { onEvents: () => undefined, onError: () => undefined });
+      await until(() => first.requests() === 1);
+      silence();
+      mux.requestProgress();
+      await until(() => second.requests() === 1);
+      expect(mux.streamsOpened).toBe(2);
+    } finally {
+      mux.close();
+    }
+  });
+});
+
+describe('calls a lost member holds up on the others (a follower waiting on a vanished leader)', () => {
+  async function setupTwo(secondHandler: Handler): Promise<{ pool: EndpointPool; first: Awaited<ReturnType<typeof fakeServer>>; second: Awaited<ReturnType<typeof fakeServer>> }> {
+    const first = await fakeServer(ok(1));
+    const second = await fakeServer(secondHandler);
+    servers.push(first, second);
+    const pool = new EndpointPool([first.url, second.url], 20_000, undefined, undefined, undefined, { stalledAfterMs: 60_000, abandonAfterMs: 100, noticeMs: 100 });
+    pools.push(pool);
+    for (const ep of pool.endpoints) await new Promise<void>((resolve, reject) => ep.conn.waitForReady(Date.now() + 5000, (err) => (err ? reject(err) : resolve())));
+    await pool.unary('Range', rangeReq, 'read'); // to the first: the next call goes to the second
+    return { pool, first, second };
+  }
+
+  test('a write waiting on another member when one is lost is abandoned: UNAVAILABLE, outcome unknown, not sent again', async () => {
+    let held = (): void => undefined;
+    const { pool, first, second } = await setupTwo(() => held());
+    const arrived = new Promise<void>((r) => (held = r));
+    const call = pool.unary('Txn', txnReq, 'write').catch((e: unknown) => e);
+    await arrived;
+    await first.close(); // the first member's connection is reset
+    const err = await call;
+    expect(err).toBeInstanceOf(GrpcError);
+    expect((err as GrpcError).code).toBe(GrpcStatus.UNAVAILABLE);
+    expect((err as GrpcError).unprocessed).toBe(false);
+    expect((err as GrpcError).details).toMatch(new RegExp(`^abandoned after .* s: etcd member ${first.url} was lost at `));
+    expect(toStorageError(err)).toBeInstanceOf(UnavailableError);
+    expect(second.requests()).toBe(1);
+  });
+
+  test('a read waiting on another member when one is lost is abandoned and sent again', async () => {
+    let held = (): void => undefined;
+    const { pool, first, second } = await setupTwo((stream, n) => (n === 1 ? held() : ok(6)(stream, n)));
+    const arrived = new Promise<void>((r) => (held = r));
+    const call = pool.unary('Range', rangeReq, 'read');
+    await arrived;
+    await first.close();
+    await expect(call).resolves.toMatchObject({ header: { revision: 6 } });
+    expect(second.requests()).toBe(2);
   });
 });

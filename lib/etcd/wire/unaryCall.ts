@@ -16,6 +16,8 @@ export function unaryCall<Res>(
   body: Buffer,
   decode: (r: EtcdReader) => Res,
   deadline: number,
+  /** Handed the call's cancel function once the request is sent: it fails the call UNAVAILABLE with these details (not unprocessed). */
+  onCancel?: (cancel: (details: string) => void) => void,
 ): Promise<Res> {
   return new Promise((resolve, reject) => {
     const live: Live | undefined = conn.readySession();
@@ -45,7 +47,15 @@ export function unaryCall<Res>(
       reject(new GrpcError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded'));
       stream.close(constants.NGHTTP2_CANCEL);
     }, timeoutMs);
+    onCancel?.((details) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new GrpcError(GrpcStatus.UNAVAILABLE, details));
+      stream.close(constants.NGHTTP2_CANCEL);
+    });
     stream.on('response', (headers: IncomingHttpHeaders, flags: number) => {
+      live.pinger.heard();
       httpStatus = Number(headers[':status']);
       if (flags & constants.NGHTTP2_FLAG_END_STREAM) status = statusFromTrailers(headers);
     });
@@ -53,6 +63,7 @@ export function unaryCall<Res>(
       status = statusFromTrailers(headers);
     });
     stream.on('data', (chunk: Buffer) => {
+      live.pinger.heard();
       if (!data) data = chunk;
       else (more ??= [data]).push(chunk);
     });
