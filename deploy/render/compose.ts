@@ -2,7 +2,7 @@
 // apiserver replicas on the shared read-only PKI, HAProxy, the controller managers and Prometheus.
 // Start order waits for health (depends_on conditions, compose spec as docker-compose ≥ 1.29 reads it).
 import { dump } from 'js-yaml';
-import type { Topology } from '../topology';
+import type { Resources, Topology } from '../topology';
 import { apiserverCommand, certsCommand, composePlacement, controllerManagerCommand, etcdCommand, etcdctlTlsFlags, prometheusArgs } from './commands';
 import { probeCommand } from './probe';
 import { composeRulesFile } from './prometheus';
@@ -13,15 +13,35 @@ const healthy = { condition: 'service_healthy' };
 const pkiWritten = { condition: 'service_completed_successfully' };
 const timing = { interval: '10s', timeout: '5s', retries: 6, start_period: '20s' };
 
+/** `${NAME:-default}`: compose takes the value from the environment (or .env), else the default. */
+const variable = (name: string, fallback: string | number): string => `\${${name}:-${fallback}}`;
+
+/** A published port on 127.0.0.1 unless the operator names another address. */
+const published = (addressVariable: string, portVariable: string, port: number): string => `${variable(addressVariable, '127.0.0.1')}:${variable(portVariable, port)}:${port}`;
+
+/**
+ * What every service carries: rotated logs (docker's default json-file driver never rotates) and
+ * the sizing of docs/operations.md as limits.
+ */
+function common(t: Topology, r: Resources): Service {
+  return {
+    logging: { driver: t.logging.driver, options: { 'max-size': t.logging.maxSize, 'max-file': String(t.logging.maxFile) } },
+    deploy: { resources: { limits: { cpus: r.cpus, memory: r.memory } } },
+  };
+}
+
+const svcImage = (t: Topology): string => variable(t.image.variable, t.image.name);
+
 function etcdServices(t: Topology): Record<string, Service> {
   const out: Record<string, Service> = {};
   for (const m of t.etcd.members) {
     out[m] = {
-      image: t.etcd.image,
+      image: variable(t.etcd.imageVariable, t.etcd.image),
       hostname: m,
       command: etcdCommand(t, m, composePlacement(t)),
-      // Its serving and peer pairs and the etcd CA come from the PKI volume (etcd/<member>/).
-      volumes: [`${m}-data:/var/lib/etcd`, `pki:${t.pkiDir}:ro`],
+      // Its serving and peer pairs and the etcd CA come from the PKI volume (etcd/<member>/);
+      // `etcdctl snapshot save` writes into the backup volume (docs/operations.md).
+      volumes: [`${m}-data:/var/lib/etcd`, `pki:${t.pkiDir}:ro`, `backup:${t.backupDir}`],
       depends_on: { [t.pkiInit.name]: pkiWritten },
       // The image is distroless (no HTTP client for the plain metrics listener's /health): the
       // probe is etcdctl over TLS with the healthcheck-client pair, as kubeadm's probe was before
@@ -31,20 +51,26 @@ function etcdServices(t: Topology): Record<string, Service> {
         ...timing,
       },
       restart: 'unless-stopped',
+      ...common(t, t.etcd.resources),
     };
   }
   return out;
 }
 
+/** The svc image's build arguments (deploy/Dockerfile), passed through from the environment. */
+const buildArgs = ['NODE_IMAGE', 'RUNTIME_BASE_IMAGE', 'NPM_REGISTRY', 'EXTRA_CA_CERT'];
+
 function pkiInitService(t: Topology): Service {
   return {
-    image: t.image.name,
-    build: { context: '..', dockerfile: t.image.dockerfile },
+    image: svcImage(t),
+    // Unset arguments keep the Dockerfile's defaults (a list entry without a value).
+    build: { context: '..', dockerfile: t.image.dockerfile, args: buildArgs },
     command: certsCommand(t, composePlacement(t), t.pkiDir),
     volumes: [`pki:${t.pkiDir}`],
     // One-shot: runs to completion; every consumer waits for service_completed_successfully.
     healthcheck: { disable: true },
     restart: 'no',
+    ...common(t, t.pkiInit.resources),
   };
 }
 
@@ -52,7 +78,7 @@ function apiserverServices(t: Topology): Record<string, Service> {
   const out: Record<string, Service> = {};
   for (const m of t.apiserver.members) {
     out[m] = {
-      image: t.image.name,
+      image: svcImage(t),
       hostname: m,
       command: apiserverCommand(t, m, composePlacement(t)),
       volumes: [`pki:${t.pkiDir}:ro`],
@@ -60,6 +86,7 @@ function apiserverServices(t: Topology): Record<string, Service> {
       healthcheck: { test: probeCommand(`https://127.0.0.1:${t.apiserver.securePort}/livez`), ...timing },
       stop_grace_period: t.apiserver.stopGracePeriod,
       restart: 'unless-stopped',
+      ...common(t, t.apiserver.resources),
     };
   }
   return out;
@@ -68,14 +95,15 @@ function apiserverServices(t: Topology): Record<string, Service> {
 function loadBalancerService(t: Topology): Service {
   const lb = t.loadBalancer;
   return {
-    image: lb.image,
+    image: variable(lb.imageVariable, lb.image),
     hostname: lb.name,
     volumes: ['./haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'],
-    ports: [`${lb.port}:${lb.port}`],
+    ports: [published(lb.addressVariable, lb.portVariable, lb.port)],
     depends_on: Object.fromEntries(t.apiserver.members.map((m) => [m, healthy])),
     // The monitor URI answers 503 while no apiserver passes its /readyz check (haproxy.cfg).
     healthcheck: { test: ['CMD', 'wget', '-q', '-O', '/dev/null', `http://127.0.0.1:${lb.healthPort}/healthz`], ...timing },
     restart: 'unless-stopped',
+    ...common(t, lb.resources),
   };
 }
 
@@ -83,13 +111,14 @@ function controllerManagerServices(t: Topology): Record<string, Service> {
   const out: Record<string, Service> = {};
   for (const m of t.controllerManager.members) {
     out[m] = {
-      image: t.image.name,
+      image: svcImage(t),
       hostname: m,
       command: controllerManagerCommand(t, m, composePlacement(t)),
       volumes: [`pki:${t.pkiDir}:ro`],
       depends_on: { [t.pkiInit.name]: pkiWritten, [t.loadBalancer.name]: healthy },
       healthcheck: { test: probeCommand(`https://127.0.0.1:${t.controllerManager.securePort}/healthz`), ...timing },
       restart: 'unless-stopped',
+      ...common(t, t.controllerManager.resources),
     };
   }
   return out;
@@ -98,17 +127,18 @@ function controllerManagerServices(t: Topology): Record<string, Service> {
 function prometheusService(t: Topology): Service {
   const p = t.prometheus;
   return {
-    image: p.image,
+    image: variable(p.imageVariable, p.image),
     hostname: p.name,
     // Its own uid (owner of /prometheus in the image) and the svc image's group, which may read
     // the monitoring key (mode 0640) in the PKI volume.
     user: `${p.uid}:${t.image.gid}`,
     command: prometheusArgs(t, composePlacement(t)),
     volumes: ['./prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro', `./prometheus/rules.yml:${composeRulesFile}:ro`, `pki:${t.pkiDir}:ro`, 'prometheus-data:/prometheus'],
-    ports: [`${p.port}:${p.port}`],
+    ports: [published(p.addressVariable, p.portVariable, p.port)],
     depends_on: { [t.pkiInit.name]: pkiWritten },
     healthcheck: { test: ['CMD', 'wget', '-q', '-O', '/dev/null', `http://127.0.0.1:${p.port}/-/ready`], ...timing },
     restart: 'unless-stopped',
+    ...common(t, p.resources),
   };
 }
 
@@ -122,7 +152,7 @@ export function renderCompose(t: Topology): string {
       ...controllerManagerServices(t),
       [t.prometheus.name]: prometheusService(t),
     },
-    volumes: Object.fromEntries(['pki', ...t.etcd.members.map((m) => `${m}-data`), 'prometheus-data'].map((v) => [v, {}])),
+    volumes: Object.fromEntries(['pki', ...t.etcd.members.map((m) => `${m}-data`), 'prometheus-data', 'backup'].map((v) => [v, {}])),
   };
   const header = '# Generated from deploy/topology.json by `make deploy-files` (deploy/generate.ts). Do not edit.\n';
   return header + dump(doc, { noRefs: true, lineWidth: -1 });
