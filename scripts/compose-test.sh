@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# make test-compose: deploy/docker-compose.yml run for real, end to end, on a private Docker engine
+# (scripts/docker/private-dockerd.sh), with stand-in images built from Debian and npm packages
+# (scripts/docker/stand-in-images.sh) and compose v2 from Debian trixie's docker-compose package
+# (scripts/apt-download.sh into .cache/, the system's apt sources untouched). Steps, each timed:
+# build the svc image (classic builder), `compose up --wait`, a smoke test through the load
+# balancer (test/compose/driver.mjs), Prometheus targets all up, an etcd snapshot into the backup
+# volume as docs/operations.md does it, then one apiserver and the etcd leader killed under a
+# writer and a watcher (0 acknowledged writes lost), and `down -v`. Everything it starts is
+# stopped; the engine's changes to the host firewall are undone by private-dockerd.sh stop.
+# Needs root.
+#
+#   scripts/compose-test.sh [DOCKERD_DIR]    (default /var/tmp/svc-dockerd)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$PWD"
+dockerd_dir="${1:-/var/tmp/svc-dockerd}"
+project=svc-compose-ci
+work="$(mktemp -d)"
+compose_dir="$repo/.cache/docker-compose-2.26.1"
+compose_bin="$compose_dir/usr/libexec/docker/cli-plugins/docker-compose"
+
+started=$SECONDS
+step_start=$SECONDS
+step() { echo "==> $* ($(date -u +%H:%M:%S))"; step_start=$SECONDS; }
+took() { echo "==> took $((SECONDS - step_start)) s${1:+ ($1)}"; }
+
+compose() { "$compose_bin" --progress quiet -p "$project" -f deploy/docker-compose.yml "$@"; }
+
+cleanup() {
+  local code=$?
+  set +e
+  if [ -n "${DOCKER_HOST:-}" ]; then
+    if [ "$code" -ne 0 ]; then compose ps -a; compose logs --no-color --tail=30; fi
+    docker rm -f "$project-load" >/dev/null 2>&1
+    compose down -v --remove-orphans >/dev/null 2>&1
+  fi
+  scripts/docker/private-dockerd.sh stop "$dockerd_dir"
+  rm -rf "$work"
+  echo "==> compose-test: $([ "$code" -eq 0 ] && echo passed || echo FAILED) in $((SECONDS - started)) s"
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step "compose v2 (Debian trixie's docker-compose 2.26.1)"
+[ -x "$compose_bin" ] || scripts/apt-download.sh trixie "$compose_dir" docker-compose=2.26.1-4
+"$compose_bin" version
+took
+
+step "private dockerd"
+export "$(scripts/docker/private-dockerd.sh start "$dockerd_dir")"
+took
+
+step "stand-in base images (cached by recipe hash)"
+while IFS= read -r line; do export "${line?}"; echo "  $line"; done < <(scripts/docker/stand-in-images.sh)
+took
+
+step "svc image (classic builder)"
+# The host's extra CAs (a TLS-inspecting egress proxy's here) for npm inside the build.
+EXTRA_CA_CERT="$(cat /usr/local/share/ca-certificates/*.crt 2>/dev/null || true)"
+export EXTRA_CA_CERT
+DOCKER_BUILDKIT=0 docker build -q --network host -f deploy/Dockerfile -t svc-apiserver:local \
+  --build-arg NODE_IMAGE --build-arg RUNTIME_BASE_IMAGE --build-arg EXTRA_CA_CERT . >/dev/null
+took "$(docker image inspect -f '{{.Size}}' svc-apiserver:local | awk '{ printf "%d MB", $1 / 1e6 }')"
+
+# Free host ports (another make run or test may hold 6443 and 9090), through the compose variables.
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+SVC_API_PORT="$(free_port)" SVC_PROMETHEUS_PORT="$(free_port)"
+export SVC_API_PORT SVC_PROMETHEUS_PORT
+step "compose up, until every service is healthy (load balancer on 127.0.0.1:$SVC_API_PORT, Prometheus on :$SVC_PROMETHEUS_PORT)"
+compose up -d --no-build --wait --wait-timeout 300
+took "time to healthy"
+
+# The driver runs in a container of the svc image on the compose network with the PKI volume.
+driver() {
+  docker run --rm --name "$project-$1" --network "${project}_default" -v "${project}_pki:/var/lib/svc/pki:ro" \
+    -v "$repo/test/compose:/driver:ro" -v "$work:/work" --user 0 --entrypoint node svc-apiserver:local /driver/driver.mjs "$1" /work
+}
+
+step "smoke test through the load balancer"
+openssl req -new -newkey rsa:2048 -nodes -keyout "$work/csr.key" -subj "/CN=compose-ci/O=ci" -out "$work/csr.pem" 2>/dev/null
+driver smoke
+took "smoke"
+
+step "Prometheus: every target up"
+up=
+for _ in $(seq 1 60); do
+  if curl -fsS "http://127.0.0.1:$SVC_PROMETHEUS_PORT/api/v1/targets" |
+    python3 -c 'import json,sys; t=json.load(sys.stdin)["data"]["activeTargets"]; print(len([x for x in t if x["health"]=="up"]), "of", len(t), "up"); sys.exit(0 if t and all(x["health"]=="up" for x in t) else 1)'; then up=1; break; fi
+  sleep 2
+done
+[ -n "$up" ] || { echo "Prometheus targets not all up"; exit 1; }
+took
+
+etcdctl() { compose exec -T "$1" /usr/local/bin/etcdctl --endpoints="https://$1:2379" --cacert=/var/lib/svc/pki/etcd/ca.crt \
+  --cert=/var/lib/svc/pki/etcd/healthcheck-client.crt --key=/var/lib/svc/pki/etcd/healthcheck-client.key "${@:2}"; }
+
+step "backup: etcdctl snapshot save into the backup volume (docs/operations.md)"
+etcdctl etcd-1 snapshot save "/backup/etcd-$(date +%F).db"
+compose exec -T etcd-1 /usr/local/bin/etcdutl snapshot status "/backup/etcd-$(date +%F).db" -w table
+took
+
+wait_healthy() {
+  for _ in $(seq 1 120); do
+    [ "$(docker inspect -f '{{.State.Health.Status}}' "$1")" = healthy ] && return 0
+    sleep 1
+  done
+  echo "$1 did not turn healthy"; return 1
+}
+cid() { compose ps -a -q "$1"; }
+
+step "faults under a writer and a watcher"
+docker run -d --name "$project-load" --network "${project}_default" -v "${project}_pki:/var/lib/svc/pki:ro" \
+  -v "$repo/test/compose:/driver:ro" -v "$work:/work" --user 0 --entrypoint node svc-apiserver:local /driver/driver.mjs load /work >/dev/null
+for _ in $(seq 1 100); do [ -f "$work/load.started" ] && break; sleep 0.2; done
+sleep 3
+t=$SECONDS
+echo "  docker kill apiserver-2 (not undone by restart: unless-stopped), then docker start"
+docker kill "$(cid apiserver-2)" >/dev/null
+sleep 5
+docker start "$(cid apiserver-2)" >/dev/null
+wait_healthy "$(cid apiserver-2)"
+echo "  apiserver-2 back healthy after $((SECONDS - t)) s"
+leader_id="$(etcdctl etcd-1 endpoint status --cluster -w json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s[0]["Status"]["leader"])')"
+leader="$(etcdctl etcd-1 member list -w json | python3 -c "import json,sys; print([m['name'] for m in json.load(sys.stdin)['members'] if m['ID']==$leader_id][0])")"
+t=$SECONDS
+echo "  docker kill the etcd leader $leader, then docker start"
+docker kill "$(cid "$leader")" >/dev/null
+sleep 5
+docker start "$(cid "$leader")" >/dev/null
+wait_healthy "$(cid "$leader")"
+echo "  $leader back healthy after $((SECONDS - t)) s"
+sleep 3
+touch "$work/stop"
+status="$(docker wait "$project-load")"
+docker logs "$project-load" 2>&1 | grep '^RESULT' || docker logs "$project-load" 2>&1 | tail -n 20
+docker rm "$project-load" >/dev/null
+[ "$status" -eq 0 ] || { echo "acknowledged writes lost or unseen"; exit 1; }
+took "faults"
+
+step "compose down -v"
+compose down -v --remove-orphans
+took
