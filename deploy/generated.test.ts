@@ -9,6 +9,10 @@ const root = join(__dirname, '..');
 const read = (file: string): string => readFileSync(join(root, file), 'utf8');
 
 interface Service {
+  image?: string;
+  ports?: string[];
+  logging?: { driver: string; options: Record<string, string> };
+  deploy?: { resources: { limits: { cpus: string; memory: string } } };
   command?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test?: string[]; disable?: boolean };
@@ -94,5 +98,26 @@ describe('deploy files generated from deploy/topology.json', () => {
     expect(cfg).toContain('option httpchk GET /readyz');
     expect(cfg).toMatch(/default-server check check-ssl verify none /);
     for (const m of topology.apiserver.members) expect(cfg).toContain(`server ${m} ${m}:${topology.apiserver.securePort}\n`);
+  });
+
+  test('images and published ports come from variables with the defaults of the topology; ports bind 127.0.0.1 unless an address is set', () => {
+    const services = compose();
+    expect(services[topology.apiserver.members[0]].image).toBe(`\${${topology.image.variable}:-${topology.image.name}}`);
+    expect(services[topology.etcd.members[0]].image).toBe(`\${${topology.etcd.imageVariable}:-${topology.etcd.image}}`);
+    const lb = topology.loadBalancer;
+    expect(services[lb.name].ports).toEqual([`\${${lb.addressVariable}:-127.0.0.1}:\${${lb.portVariable}:-${lb.port}}:${lb.port}`]);
+    const p = topology.prometheus;
+    expect(services[p.name].ports).toEqual([`\${${p.addressVariable}:-127.0.0.1}:\${${p.portVariable}:-${p.port}}:${p.port}`]);
+  });
+
+  test('every service rotates its logs and has CPU and memory limits', () => {
+    for (const s of Object.values(compose())) {
+      expect(s.logging).toEqual({ driver: 'local', options: { 'max-size': topology.logging.maxSize, 'max-file': String(topology.logging.maxFile) } });
+      expect(s.deploy?.resources.limits).toEqual({ cpus: expect.stringMatching(/^[0-9.]+$/), memory: expect.stringMatching(/^[0-9]+[mg]$/) });
+    }
+  });
+
+  test('every etcd member mounts the backup volume where the documented snapshot writes', () => {
+    for (const m of topology.etcd.members) expect(compose()[m].volumes).toContain(`backup:${topology.backupDir}`);
   });
 });
