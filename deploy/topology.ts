@@ -21,7 +21,12 @@ export interface Topology {
   /** Where etcd members mount the backup volume (docs/operations.md, backup and restore). */
   backupDir: string;
   pkiDir: string;
-  pkiInit: { name: string; resources: Resources };
+  /**
+   * pki-init's image has its own variable (default: the svc image): compose recreates the
+   * dependents of a recreated service, so an upgrade that moved pki-init to the new image would
+   * recreate etcd, Prometheus and everything after them.
+   */
+  pkiInit: { name: string; imageVariable: string; resources: Resources };
   etcd: { image: string; imageVariable: string; resources: Resources; members: string[]; clientPort: number; peerPort: number; metricsPort: number; clusterToken: string; flags: string[] };
   apiserver: { members: string[]; securePort: number; flags: string[]; stopGracePeriod: string; resources: Resources };
   loadBalancer: { name: string; image: string; imageVariable: string; portVariable: string; addressVariable: string; resources: Resources; port: number; healthPort: number; checkIntervalSeconds: number };

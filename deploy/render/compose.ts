@@ -62,7 +62,7 @@ const buildArgs = ['NODE_IMAGE', 'RUNTIME_BASE_IMAGE', 'NPM_REGISTRY', 'EXTRA_CA
 
 function pkiInitService(t: Topology): Service {
   return {
-    image: svcImage(t),
+    image: variable(t.pkiInit.imageVariable, t.image.name),
     // Unset arguments keep the Dockerfile's defaults (a list entry without a value).
     build: { context: '..', dockerfile: t.image.dockerfile, args: buildArgs },
     command: certsCommand(t, composePlacement(t), t.pkiDir),
@@ -99,7 +99,9 @@ function loadBalancerService(t: Topology): Service {
     hostname: lb.name,
     volumes: ['./haproxy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro'],
     ports: [published(lb.addressVariable, lb.portVariable, lb.port)],
-    depends_on: Object.fromEntries(t.apiserver.members.map((m) => [m, healthy])),
+    // No depends_on on the replicas: compose recreates a service's dependents with it, and an
+    // upgrade of the replicas must not restart the balancer. Until a replica resolves and passes
+    // its check the balancer has no server (init-addr none) and its healthcheck fails.
     // The monitor URI answers 503 while no apiserver passes its /readyz check (haproxy.cfg).
     healthcheck: { test: ['CMD', 'wget', '-q', '-O', '/dev/null', `http://127.0.0.1:${lb.healthPort}/healthz`], ...timing },
     restart: 'unless-stopped',
