@@ -5,7 +5,7 @@
 # (scripts/apt-download.sh into .cache/, the system's apt sources untouched). Steps, each timed:
 # build the svc image (classic builder), `compose up --wait`, a smoke test through the load
 # balancer (test/compose/driver.mjs), Prometheus targets all up, an etcd snapshot into the backup
-# volume as docs/operations.md does it, then one apiserver and the etcd leader killed under a
+# volume as docs/operations.md does it and a restore from it, then one apiserver and the etcd leader killed under a
 # writer and a watcher (0 acknowledged writes lost), and `down -v`. Everything it starts is
 # stopped; the engine's changes to the host firewall are undone by private-dockerd.sh stop.
 # Needs root.
@@ -75,7 +75,7 @@ took "time to healthy"
 # The driver runs in a container of the svc image on the compose network with the PKI volume.
 driver() {
   docker run --rm --name "$project-$1" --network "${project}_default" -v "${project}_pki:/var/lib/svc/pki:ro" \
-    -v "$repo/test/compose:/driver:ro" -v "$work:/work" --user 0 --entrypoint node svc-apiserver:local /driver/driver.mjs "$1" /work
+    -v "$repo/test/compose:/driver:ro" -v "$work:/work" --user 0 --no-healthcheck --entrypoint node svc-apiserver:local /driver/driver.mjs "$1" /work
 }
 
 step "smoke test through the load balancer"
@@ -101,6 +101,22 @@ etcdctl etcd-1 snapshot save "/backup/etcd-$(date +%F).db"
 compose exec -T etcd-1 /usr/local/bin/etcdutl snapshot status "/backup/etcd-$(date +%F).db" -w table
 took
 
+step "restore: etcdutl snapshot restore from the backup volume into a fresh member"
+# A one-member cluster from the file in a throwaway container of the etcd image; the smoke test's
+# 20 ConfigMaps must be among the restored keys.
+restored="$(docker run --rm -v "${project}_backup:/backup:ro" --entrypoint sh "$ETCD_IMAGE" -c '
+  set -e
+  etcdutl snapshot restore "/backup/etcd-$(date +%F).db" --data-dir=/tmp/restored --name=etcd-1 \
+    --initial-cluster=etcd-1=http://127.0.0.1:2380 --initial-advertise-peer-urls=http://127.0.0.1:2380 \
+    --initial-cluster-token=svc-etcd-cluster-restored >/dev/null 2>&1
+  etcd --data-dir=/tmp/restored --name=etcd-1 --listen-client-urls=http://127.0.0.1:2379 \
+    --advertise-client-urls=http://127.0.0.1:2379 --listen-peer-urls=http://127.0.0.1:2380 >/tmp/etcd.log 2>&1 &
+  for _ in $(seq 1 100); do etcdctl endpoint health >/dev/null 2>&1 && break; sleep 0.2; done
+  etcdctl get /registry/ --prefix --keys-only | grep -c "compose-ci/across-"')"
+echo "  $restored of 20 ConfigMaps restored"
+[ "$restored" -eq 20 ] || { echo "restore lost objects"; exit 1; }
+took
+
 wait_healthy() {
   for _ in $(seq 1 120); do
     [ "$(docker inspect -f '{{.State.Health.Status}}' "$1")" = healthy ] && return 0
@@ -110,11 +126,27 @@ wait_healthy() {
 }
 cid() { compose ps -a -q "$1"; }
 
+# A writer and a watcher (test/compose/driver.mjs load) from start_load until stop_load, which
+# fails when an acknowledged write is lost or unseen and prints the longest gap between acks.
+start_load() {
+  rm -f "$work/stop" "$work/load.started"
+  docker run -d --name "$project-load" --network "${project}_default" -v "${project}_pki:/var/lib/svc/pki:ro" \
+    -v "$repo/test/compose:/driver:ro" -v "$work:/work" --user 0 --no-healthcheck --entrypoint node svc-apiserver:local /driver/driver.mjs load /work >/dev/null
+  for _ in $(seq 1 100); do [ -f "$work/load.started" ] && break; sleep 0.2; done
+  sleep 3
+}
+stop_load() {
+  local status
+  sleep 3
+  touch "$work/stop"
+  status="$(docker wait "$project-load")"
+  docker logs "$project-load" 2>&1 | grep '^RESULT' || docker logs "$project-load" 2>&1 | tail -n 20
+  docker rm "$project-load" >/dev/null
+  [ "$status" -eq 0 ] || { echo "acknowledged writes lost or unseen"; exit 1; }
+}
+
 step "faults under a writer and a watcher"
-docker run -d --name "$project-load" --network "${project}_default" -v "${project}_pki:/var/lib/svc/pki:ro" \
-  -v "$repo/test/compose:/driver:ro" -v "$work:/work" --user 0 --entrypoint node svc-apiserver:local /driver/driver.mjs load /work >/dev/null
-for _ in $(seq 1 100); do [ -f "$work/load.started" ] && break; sleep 0.2; done
-sleep 3
+start_load
 t=$SECONDS
 echo "  docker kill apiserver-2 (not undone by restart: unless-stopped), then docker start"
 docker kill "$(cid apiserver-2)" >/dev/null
@@ -131,13 +163,36 @@ sleep 5
 docker start "$(cid "$leader")" >/dev/null
 wait_healthy "$(cid "$leader")"
 echo "  $leader back healthy after $((SECONDS - t)) s"
-sleep 3
-touch "$work/stop"
-status="$(docker wait "$project-load")"
-docker logs "$project-load" 2>&1 | grep '^RESULT' || docker logs "$project-load" 2>&1 | tail -n 20
-docker rm "$project-load" >/dev/null
-[ "$status" -eq 0 ] || { echo "acknowledged writes lost or unseen"; exit 1; }
+stop_load
 took "faults"
+
+step "rolling upgrade under a writer (docs/operations.md): a new svc image, one replica at a time"
+ids() { compose ps -a --format '{{.Service}} {{.ID}}' | sort; }
+ids >"$work/ids.before"
+# An image change: the same build under a new tag with a new label (a new image ID).
+printf 'FROM svc-apiserver:local\nLABEL svc.upgrade=ci\n' | DOCKER_BUILDKIT=0 docker build -q -t svc-apiserver:ci-upgrade - >/dev/null 2>&1
+export SVC_IMAGE=svc-apiserver:ci-upgrade
+start_load
+# UP in HAProxy's eyes (its stats on the health port, as CSV): the documented wait between replicas.
+lb_up() {
+  compose exec -T apiserver-lb wget -q -O - "http://127.0.0.1:8404/stats;csv" | awk -F, -v s="$1" '$1 == "apiservers" && $2 == s { print $18 }' | grep -q '^UP'
+}
+for s in apiserver-1 apiserver-2 apiserver-3; do
+  t=$SECONDS
+  compose up -d --no-deps --wait "$s"
+  for _ in $(seq 1 120); do lb_up "$s" && break; sleep 0.5; done
+  lb_up "$s" || { echo "HAProxy does not see $s UP"; exit 1; }
+  echo "  $s on the new image, healthy after $((SECONDS - t)) s and UP in HAProxy"
+done
+# Then a plain `up`: only the controller managers (the svc image's other services) change.
+compose up -d --wait
+stop_load
+ids >"$work/ids.after"
+changed="$(join "$work/ids.before" "$work/ids.after" | awk '$2 != $3 { print $1 }' | sort | tr '\n' ' ')"
+echo "  recreated: $changed"
+[ "$changed" = "apiserver-1 apiserver-2 apiserver-3 controller-manager-1 controller-manager-2 " ] ||
+  { echo "an image change recreated more than the svc containers"; exit 1; }
+took "upgrade"
 
 step "compose down -v"
 compose down -v --remove-orphans

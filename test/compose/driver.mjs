@@ -101,6 +101,9 @@ async function load() {
   const acked = [];
   const seen = new Set();
   let errors = 0;
+  const errorKinds = {};
+  const failed = (kind) => { errors++; errorKinds[kind] = (errorKinds[kind] ?? 0) + 1; };
+  let maxGapAt = '';
   let lastAck = Date.now();
   let maxGapMs = 0;
   let stopping = false;
@@ -131,10 +134,10 @@ async function load() {
       if (r.status === 201) {
         acked.push(name);
         const now = Date.now();
-        maxGapMs = Math.max(maxGapMs, now - lastAck);
+        if (now - lastAck > maxGapMs) { maxGapMs = now - lastAck; maxGapAt = new Date(lastAck).toISOString(); }
         lastAck = now;
-      } else errors++;
-    } catch { errors++; }
+      } else failed(String(r.status));
+    } catch (e) { failed(e.code ?? e.message); }
     await sleep(100);
   }
   // Every acknowledged write is stored, and the watcher saw it.
@@ -145,7 +148,7 @@ async function load() {
   stopWatch();
   await watcher;
   const unseen = acked.filter((n) => !seen.has(n));
-  console.log(`RESULT ${JSON.stringify({ acked: acked.length, errors, lost: lost.length, unseenByWatch: unseen.length, watchResumes: resumes, maxGapMs })}`);
+  console.log(`RESULT ${JSON.stringify({ acked: acked.length, errors, errorKinds, lost: lost.length, unseenByWatch: unseen.length, watchResumes: resumes, maxGapMs, maxGapAt })}`);
   process.exit(lost.length || unseen.length ? 1 : 0);
 }
 
