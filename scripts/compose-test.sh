@@ -167,7 +167,7 @@ stop_load
 took "faults"
 
 step "rolling upgrade under a writer (docs/operations.md): a new svc image, one replica at a time"
-ids() { compose ps -a --format '{{.Service}} {{.ID}}' | sort; }
+ids() { for c in $(compose ps -a -q); do docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}} {{.Id}}/{{.State.StartedAt}}' "$c"; done | sort; }
 ids >"$work/ids.before"
 # An image change: the same build under a new tag with a new label (a new image ID).
 printf 'FROM svc-apiserver:local\nLABEL svc.upgrade=ci\n' | DOCKER_BUILDKIT=0 docker build -q -t svc-apiserver:ci-upgrade - >/dev/null 2>&1
@@ -182,16 +182,18 @@ for s in apiserver-1 apiserver-2 apiserver-3; do
   compose up -d --no-deps --wait "$s"
   for _ in $(seq 1 120); do lb_up "$s" && break; sleep 0.5; done
   lb_up "$s" || { echo "HAProxy does not see $s UP"; exit 1; }
-  echo "  $s on the new image, healthy after $((SECONDS - t)) s and UP in HAProxy"
+  echo "  $s on the new image, healthy after $((SECONDS - t)) s and UP in HAProxy ($(date -u +%T))"
 done
-# Then a plain `up`: only the controller managers (the svc image's other services) change.
-compose up -d --wait
+# Then the controller managers. Not a plain `up`: after the --no-deps steps compose 2.26 re-runs
+# pki-init and recreates every replica at once (an 8.7 s write gap measured).
+for s in controller-manager-2 controller-manager-1; do compose up -d --no-deps --wait "$s"; done
+echo "  controller managers on the new image ($(date -u +%T))"
 stop_load
 ids >"$work/ids.after"
 changed="$(join "$work/ids.before" "$work/ids.after" | awk '$2 != $3 { print $1 }' | sort | tr '\n' ' ')"
-echo "  recreated: $changed"
+echo "  recreated or restarted: $changed"
 [ "$changed" = "apiserver-1 apiserver-2 apiserver-3 controller-manager-1 controller-manager-2 " ] ||
-  { echo "an image change recreated more than the svc containers"; exit 1; }
+  { echo "the upgrade recreated or restarted more than the svc containers"; exit 1; }
 took "upgrade"
 
 step "compose down -v"
