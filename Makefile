@@ -143,7 +143,8 @@ test-cluster: test-tools build etcd
 # deploy/docker-compose.yml for real on a private Docker engine (scripts/compose-test.sh; root):
 # stand-in images from Debian/npm packages (deploy/images/, cached), up until healthy, a smoke test
 # through the load balancer, a backup, apiserver and etcd-leader kills under a writer and a watcher
-# (0 acknowledged writes lost), down -v. Prints each step's time; about 2 min with cached images.
+# (0 acknowledged writes lost), a rolling upgrade, down -v. Prints each step's time; about 3 min
+# with cached images. .ci/run runs it after make test when root.
 test-compose:
 	scripts/compose-test.sh
 
