@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { generatedFiles } from './generated';
+import { pkiShares } from './render/compose';
 import { probeScript } from './render/probe';
 import { etcdServers, pkiFiles, topology } from './topology';
 
@@ -42,7 +43,7 @@ describe('deploy files generated from deploy/topology.json', () => {
         [topology.pkiInit.name]: { condition: 'service_completed_successfully' },
         ...Object.fromEntries(topology.etcd.members.map((e) => [e, { condition: 'service_healthy' }])),
       });
-      expect(s.volumes).toEqual([`pki:${topology.pkiDir}:ro`]);
+      expect(s.volumes).toEqual([`pki-apiserver:${topology.pkiDir}:ro`]);
     }
   });
 
@@ -70,7 +71,7 @@ describe('deploy files generated from deploy/topology.json', () => {
           '--peer-client-cert-auth=true',
         ]),
       );
-      expect(s.volumes).toContain(`pki:${topology.pkiDir}:ro`);
+      expect(s.volumes).toContain(`pki-etcd:${topology.pkiDir}:ro`);
       expect(s.depends_on).toEqual({ [topology.pkiInit.name]: { condition: 'service_completed_successfully' } });
       expect(s.healthcheck?.test).toEqual(expect.arrayContaining([`--cacert=${f.etcdCaCert}`, `--cert=${f.etcdHealthcheckClientCert}`, `--key=${f.etcdHealthcheckClientKey}`]));
     }
@@ -119,5 +120,21 @@ describe('deploy files generated from deploy/topology.json', () => {
 
   test('every etcd member mounts the backup volume where the documented snapshot writes', () => {
     for (const m of topology.etcd.members) expect(compose()[m].volumes).toContain(`backup:${topology.backupDir}`);
+  });
+
+  test('each component mounts only its share of the PKI, which pki-init copies; no share holds a key its component does not use', () => {
+    const services = compose();
+    const f = pkiFiles(topology);
+    const shares = pkiShares(topology);
+    expect(shares.apiserver).not.toContain(f.caKey);
+    expect(shares.etcd).not.toEqual(expect.arrayContaining([f.caKey, f.saKey, f.servingKey, f.monitoringKey]));
+    expect(shares.prometheus).toEqual([f.caCert, f.monitoringCert, f.monitoringKey]);
+    const script = services[topology.pkiInit.name].command?.[2] ?? '';
+    for (const [c, files] of Object.entries(shares)) {
+      expect(script).toContain(`cp -p --parents ${files.map((x) => x.slice(topology.pkiDir.length + 1)).join(' ')} /var/lib/svc/pki-${c}/`);
+    }
+    for (const [name, s] of Object.entries(services)) {
+      if (name !== topology.pkiInit.name) expect(s.volumes?.filter((v) => v.startsWith('pki:'))).toEqual([]);
+    }
   });
 });

@@ -2,7 +2,7 @@
 // apiserver replicas on the shared read-only PKI, HAProxy, the controller managers and Prometheus.
 // Start order waits for health (depends_on conditions, compose spec as docker-compose ≥ 1.29 reads it).
 import { dump } from 'js-yaml';
-import type { Resources, Topology } from '../topology';
+import { pkiFiles, type Resources, type Topology } from '../topology';
 import { apiserverCommand, certsCommand, composePlacement, controllerManagerCommand, etcdCommand, etcdctlTlsFlags, prometheusArgs } from './commands';
 import { probeCommand } from './probe';
 import { composeRulesFile } from './prometheus';
@@ -32,6 +32,40 @@ function common(t: Topology, r: Resources): Service {
 
 const svcImage = (t: Topology): string => variable(t.image.variable, t.image.name);
 
+type Component = 'apiserver' | 'etcd' | 'controller-manager' | 'prometheus';
+
+/**
+ * The PKI files each component reads. pki-init copies them from the whole PKI into one volume
+ * per component, mounted at the same path, so that no component can read a key it does not use
+ * (an apiserver the CA key, etcd the admin key).
+ */
+export function pkiShares(t: Topology): Record<Component, string[]> {
+  const f = pkiFiles(t);
+  const etcdMembers = t.etcd.members.flatMap((m) => [f.etcdServerCert(m), f.etcdServerKey(m), f.etcdPeerCert(m), f.etcdPeerKey(m)]);
+  return {
+    apiserver: [f.caCert, f.servingCert, f.servingKey, f.saKey, f.saPub, f.etcdCaCert, f.apiserverEtcdClientCert, f.apiserverEtcdClientKey],
+    // The healthcheck-client pair serves the healthcheck and the operator's etcdctl (backups).
+    etcd: [f.etcdCaCert, ...etcdMembers, f.etcdHealthcheckClientCert, f.etcdHealthcheckClientKey],
+    'controller-manager': [f.caCert, f.caKey, f.controllerManagerKubeconfig],
+    prometheus: [f.caCert, f.monitoringCert, f.monitoringKey],
+  };
+}
+
+const shareVolume = (c: Component): string => `pki-${c}`;
+const shareMount = (t: Topology, c: Component): string => `${shareVolume(c)}:${t.pkiDir}:ro`;
+const shareTarget = (c: Component): string => `/var/lib/svc/${shareVolume(c)}`;
+
+/**
+ * pki-init runs svc-certs into the whole PKI, gives it to the image's user, and copies each
+ * component's files (cp -p keeps owner and mode, --parents the etcd/ layout). It runs as root for
+ * the copies: the share volumes are new directories owned by root. `$$` is compose's escaped `$`.
+ */
+function pkiInitScript(t: Topology): string {
+  const rel = (file: string): string => file.slice(t.pkiDir.length + 1);
+  const copies = Object.entries(pkiShares(t)).map(([c, files]) => `cp -p --parents ${files.map(rel).join(' ')} ${shareTarget(c as Component)}/`);
+  return ['set -e', 'svc-certs "$$@"', `chown -R ${t.image.uid}:${t.image.gid} ${t.pkiDir}`, `cd ${t.pkiDir}`, ...copies].join('\n');
+}
+
 function etcdServices(t: Topology): Record<string, Service> {
   const out: Record<string, Service> = {};
   for (const m of t.etcd.members) {
@@ -41,7 +75,7 @@ function etcdServices(t: Topology): Record<string, Service> {
       command: etcdCommand(t, m, composePlacement(t)),
       // Its serving and peer pairs and the etcd CA come from the PKI volume (etcd/<member>/);
       // `etcdctl snapshot save` writes into the backup volume (docs/operations.md).
-      volumes: [`${m}-data:/var/lib/etcd`, `pki:${t.pkiDir}:ro`, `backup:${t.backupDir}`],
+      volumes: [`${m}-data:/var/lib/etcd`, shareMount(t, 'etcd'), `backup:${t.backupDir}`],
       depends_on: { [t.pkiInit.name]: pkiWritten },
       // The image is distroless (no HTTP client for the plain metrics listener's /health): the
       // probe is etcdctl over TLS with the healthcheck-client pair, as kubeadm's probe was before
@@ -65,8 +99,9 @@ function pkiInitService(t: Topology): Service {
     image: variable(t.pkiInit.imageVariable, t.image.name),
     // Unset arguments keep the Dockerfile's defaults (a list entry without a value).
     build: { context: '..', dockerfile: t.image.dockerfile, args: buildArgs },
-    command: certsCommand(t, composePlacement(t), t.pkiDir),
-    volumes: [`pki:${t.pkiDir}`],
+    user: '0',
+    command: ['sh', '-c', pkiInitScript(t), t.pkiInit.name, ...certsCommand(t, composePlacement(t), t.pkiDir).slice(1)],
+    volumes: [`pki:${t.pkiDir}`, ...(['apiserver', 'etcd', 'controller-manager', 'prometheus'] as const).map((c) => `${shareVolume(c)}:${shareTarget(c)}`)],
     // One-shot: runs to completion; every consumer waits for service_completed_successfully.
     healthcheck: { disable: true },
     restart: 'no',
@@ -81,7 +116,7 @@ function apiserverServices(t: Topology): Record<string, Service> {
       image: svcImage(t),
       hostname: m,
       command: apiserverCommand(t, m, composePlacement(t)),
-      volumes: [`pki:${t.pkiDir}:ro`],
+      volumes: [shareMount(t, 'apiserver')],
       depends_on: { [t.pkiInit.name]: pkiWritten, ...Object.fromEntries(t.etcd.members.map((e) => [e, healthy])) },
       healthcheck: { test: probeCommand(`https://127.0.0.1:${t.apiserver.securePort}/livez`), ...timing },
       stop_grace_period: t.apiserver.stopGracePeriod,
@@ -116,7 +151,7 @@ function controllerManagerServices(t: Topology): Record<string, Service> {
       image: svcImage(t),
       hostname: m,
       command: controllerManagerCommand(t, m, composePlacement(t)),
-      volumes: [`pki:${t.pkiDir}:ro`],
+      volumes: [shareMount(t, 'controller-manager')],
       depends_on: { [t.pkiInit.name]: pkiWritten, [t.loadBalancer.name]: healthy },
       healthcheck: { test: probeCommand(`https://127.0.0.1:${t.controllerManager.securePort}/healthz`), ...timing },
       restart: 'unless-stopped',
@@ -135,7 +170,7 @@ function prometheusService(t: Topology): Service {
     // the monitoring key (mode 0640) in the PKI volume.
     user: `${p.uid}:${t.image.gid}`,
     command: prometheusArgs(t, composePlacement(t)),
-    volumes: ['./prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro', `./prometheus/rules.yml:${composeRulesFile}:ro`, `pki:${t.pkiDir}:ro`, 'prometheus-data:/prometheus'],
+    volumes: ['./prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro', `./prometheus/rules.yml:${composeRulesFile}:ro`, shareMount(t, 'prometheus'), 'prometheus-data:/prometheus'],
     ports: [published(p.addressVariable, p.portVariable, p.port)],
     depends_on: { [t.pkiInit.name]: pkiWritten },
     healthcheck: { test: ['CMD', 'wget', '-q', '-O', '/dev/null', `http://127.0.0.1:${p.port}/-/ready`], ...timing },
@@ -154,7 +189,7 @@ export function renderCompose(t: Topology): string {
       ...controllerManagerServices(t),
       [t.prometheus.name]: prometheusService(t),
     },
-    volumes: Object.fromEntries(['pki', ...t.etcd.members.map((m) => `${m}-data`), 'prometheus-data', 'backup'].map((v) => [v, {}])),
+    volumes: Object.fromEntries(['pki', ...(['apiserver', 'etcd', 'controller-manager', 'prometheus'] as const).map(shareVolume), ...t.etcd.members.map((m) => `${m}-data`), 'prometheus-data', 'backup'].map((v) => [v, {}])),
   };
   const header = '# Generated from deploy/topology.json by `make deploy-files` (deploy/generate.ts). Do not edit.\n';
   return header + dump(doc, { noRefs: true, lineWidth: -1 });
