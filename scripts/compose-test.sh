@@ -3,11 +3,13 @@
 # (scripts/docker/private-dockerd.sh), with stand-in images built from Debian and npm packages
 # (scripts/docker/stand-in-images.sh) and compose v2 from Debian trixie's docker-compose package
 # (scripts/apt-download.sh into .cache/, the system's apt sources untouched). Steps, each timed:
-# build the svc image (classic builder), `compose up --wait`, a smoke test through the load
-# balancer (test/compose/driver.mjs), Prometheus targets all up, an etcd snapshot into the backup
-# volume as docs/operations.md does it and a restore from it, then one apiserver and the etcd leader killed under a
-# writer and a watcher (0 acknowledged writes lost), and `down -v`. Everything it starts is
-# stopped; the engine's changes to the host firewall are undone by private-dockerd.sh stop.
+# build the svc image (classic builder); `compose up --wait`; a smoke test through the load
+# balancer (test/compose/driver.mjs) and the README's kubectl; each component's share of the PKI;
+# Prometheus targets all up; an etcd snapshot into the backup volume as docs/operations.md does
+# it, and a restore from it; one apiserver and the etcd leader killed, then a rolling upgrade to a
+# new image (only the svc containers recreated), each under a writer and a watcher (0
+# acknowledged writes lost); `down -v`. Everything it starts is stopped; the engine's changes to
+# the host firewall are undone by private-dockerd.sh stop.
 # Needs root.
 #
 #   scripts/compose-test.sh [DOCKERD_DIR]    (default /var/tmp/svc-dockerd)
@@ -81,6 +83,14 @@ driver() {
 step "smoke test through the load balancer"
 openssl req -new -newkey rsa:2048 -nodes -keyout "$work/csr.key" -subj "/CN=compose-ci/O=ci" -out "$work/csr.pem" 2>/dev/null
 driver smoke
+# The README's commands: the admin kubeconfig out of the PKI (pki-init's container), kubectl on the host.
+compose cp pki-init:/var/lib/svc/pki/admin.kubeconfig "$work/admin.kubeconfig"
+kubectl --kubeconfig "$work/admin.kubeconfig" --server "https://localhost:$SVC_API_PORT" get namespaces compose-ci
+# Each component has only its share of the PKI: no CA key on a replica, no admin key on etcd.
+compose exec -T apiserver-1 test ! -e /var/lib/svc/pki/ca.key
+compose exec -T apiserver-1 test -r /var/lib/svc/pki/apiserver.key
+compose exec -T etcd-1 test ! -e /var/lib/svc/pki/admin.kubeconfig
+echo "  PKI shares: apiserver-1 reads its key and has no ca.key, etcd-1 has no admin.kubeconfig"
 took "smoke"
 
 step "Prometheus: every target up"
