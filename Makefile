@@ -4,7 +4,7 @@ NPM ?= npm
 # Node 24 and etcd 3.5 installed by scripts/install-{node,etcd}.sh come first when the system's are older.
 export PATH := $(CURDIR)/.cache/bin:$(PATH)
 
-.PHONY: help all node deps etcd etcd34 python-client test-tools native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster fresh-machine-test clean
+.PHONY: help all node deps etcd etcd34 python-client test-tools native build typecheck lint unit e2e test test-etcd34 run run-ports bench deploy-files cluster cluster-down test-cluster fresh-machine-test test-compose clean
 
 # The build (dist/); what a plain `make` does.
 all: build
@@ -139,6 +139,14 @@ cluster-down: deps
 # `make test` runs it too (the cluster jest project).
 test-cluster: test-tools build etcd
 	timeout 600 npx jest --selectProjects cluster
+
+# deploy/docker-compose.yml for real on a private Docker engine (scripts/compose-test.sh; root):
+# stand-in images from Debian/npm packages (deploy/images/, cached), up until healthy, a smoke test
+# through the load balancer, a backup, apiserver and etcd-leader kills under a writer and a watcher
+# (0 acknowledged writes lost), a rolling upgrade, down -v. Prints each step's time; about 3 min
+# with cached images. .ci/run runs it after make test when root.
+test-compose:
+	scripts/compose-test.sh
 
 # The README's make test and make run in a fresh Debian bookworm container on a private Docker
 # engine (scripts/fresh-machine-test.sh; root; about 12 min on 2 cores). Uses the committed HEAD only.

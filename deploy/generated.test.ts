@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { generatedFiles } from './generated';
+import { pkiShares } from './render/compose';
 import { probeScript } from './render/probe';
 import { etcdServers, pkiFiles, topology } from './topology';
 
@@ -9,6 +10,10 @@ const root = join(__dirname, '..');
 const read = (file: string): string => readFileSync(join(root, file), 'utf8');
 
 interface Service {
+  image?: string;
+  ports?: string[];
+  logging?: { driver: string; options: Record<string, string> };
+  deploy?: { resources: { limits: { cpus: string; memory: string } } };
   command?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test?: string[]; disable?: boolean };
@@ -38,7 +43,7 @@ describe('deploy files generated from deploy/topology.json', () => {
         [topology.pkiInit.name]: { condition: 'service_completed_successfully' },
         ...Object.fromEntries(topology.etcd.members.map((e) => [e, { condition: 'service_healthy' }])),
       });
-      expect(s.volumes).toEqual([`pki:${topology.pkiDir}:ro`]);
+      expect(s.volumes).toEqual([`pki-apiserver:${topology.pkiDir}:ro`]);
     }
   });
 
@@ -66,7 +71,7 @@ describe('deploy files generated from deploy/topology.json', () => {
           '--peer-client-cert-auth=true',
         ]),
       );
-      expect(s.volumes).toContain(`pki:${topology.pkiDir}:ro`);
+      expect(s.volumes).toContain(`pki-etcd:${topology.pkiDir}:ro`);
       expect(s.depends_on).toEqual({ [topology.pkiInit.name]: { condition: 'service_completed_successfully' } });
       expect(s.healthcheck?.test).toEqual(expect.arrayContaining([`--cacert=${f.etcdCaCert}`, `--cert=${f.etcdHealthcheckClientCert}`, `--key=${f.etcdHealthcheckClientKey}`]));
     }
@@ -94,5 +99,42 @@ describe('deploy files generated from deploy/topology.json', () => {
     expect(cfg).toContain('option httpchk GET /readyz');
     expect(cfg).toMatch(/default-server check check-ssl verify none /);
     for (const m of topology.apiserver.members) expect(cfg).toContain(`server ${m} ${m}:${topology.apiserver.securePort}\n`);
+  });
+
+  test('images and published ports come from variables with the defaults of the topology; ports bind 127.0.0.1 unless an address is set', () => {
+    const services = compose();
+    expect(services[topology.apiserver.members[0]].image).toBe(`\${${topology.image.variable}:-${topology.image.name}}`);
+    expect(services[topology.etcd.members[0]].image).toBe(`\${${topology.etcd.imageVariable}:-${topology.etcd.image}}`);
+    const lb = topology.loadBalancer;
+    expect(services[lb.name].ports).toEqual([`\${${lb.addressVariable}:-127.0.0.1}:\${${lb.portVariable}:-${lb.port}}:${lb.port}`]);
+    const p = topology.prometheus;
+    expect(services[p.name].ports).toEqual([`\${${p.addressVariable}:-127.0.0.1}:\${${p.portVariable}:-${p.port}}:${p.port}`]);
+  });
+
+  test('every service rotates its logs and has CPU and memory limits', () => {
+    for (const s of Object.values(compose())) {
+      expect(s.logging).toEqual({ driver: 'local', options: { 'max-size': topology.logging.maxSize, 'max-file': String(topology.logging.maxFile) } });
+      expect(s.deploy?.resources.limits).toEqual({ cpus: expect.stringMatching(/^[0-9.]+$/), memory: expect.stringMatching(/^[0-9]+[mg]$/) });
+    }
+  });
+
+  test('every etcd member mounts the backup volume where the documented snapshot writes', () => {
+    for (const m of topology.etcd.members) expect(compose()[m].volumes).toContain(`backup:${topology.backupDir}`);
+  });
+
+  test('each component mounts only its share of the PKI, which pki-init copies; no share holds a key its component does not use', () => {
+    const services = compose();
+    const f = pkiFiles(topology);
+    const shares = pkiShares(topology);
+    expect(shares.apiserver).not.toContain(f.caKey);
+    expect(shares.etcd).not.toEqual(expect.arrayContaining([f.caKey, f.saKey, f.servingKey, f.monitoringKey]));
+    expect(shares.prometheus).toEqual([f.caCert, f.monitoringCert, f.monitoringKey]);
+    const script = services[topology.pkiInit.name].command?.[2] ?? '';
+    for (const [c, files] of Object.entries(shares)) {
+      expect(script).toContain(`cp -p --parents ${files.map((x) => x.slice(topology.pkiDir.length + 1)).join(' ')} /var/lib/svc/pki-${c}/`);
+    }
+    for (const [name, s] of Object.entries(services)) {
+      if (name !== topology.pkiInit.name) expect(s.volumes?.filter((v) => v.startsWith('pki:'))).toEqual([]);
+    }
   });
 });

@@ -4,15 +4,34 @@
 import * as path from 'node:path';
 import raw from './topology.json';
 
+/** Compose's resource limits of one container (docker's --cpus and --memory). */
+export interface Resources {
+  cpus: string;
+  memory: string;
+}
+
+/**
+ * Compose reads image names, host ports and bind addresses from the environment (the `*Variable`
+ * names), with the values here as defaults.
+ */
 export interface Topology {
-  image: { name: string; dockerfile: string; uid: number; gid: number };
+  image: { name: string; variable: string; dockerfile: string; uid: number; gid: number };
+  /** Every compose service's log driver, rotated at maxSize, maxFile files kept. */
+  logging: { driver: string; maxSize: string; maxFile: number };
+  /** Where etcd members mount the backup volume (docs/operations.md, backup and restore). */
+  backupDir: string;
   pkiDir: string;
-  pkiInit: { name: string };
-  etcd: { image: string; members: string[]; clientPort: number; peerPort: number; metricsPort: number; clusterToken: string; flags: string[] };
-  apiserver: { members: string[]; securePort: number; flags: string[]; stopGracePeriod: string };
-  loadBalancer: { name: string; image: string; port: number; healthPort: number; checkIntervalSeconds: number };
-  controllerManager: { members: string[]; securePort: number; flags: string[] };
-  prometheus: { name: string; image: string; port: number; uid: number; scrapeInterval: string };
+  /**
+   * pki-init's image has its own variable (default: the svc image): compose recreates the
+   * dependents of a recreated service, so an upgrade that moved pki-init to the new image would
+   * recreate etcd, Prometheus and everything after them.
+   */
+  pkiInit: { name: string; imageVariable: string; resources: Resources };
+  etcd: { image: string; imageVariable: string; resources: Resources; members: string[]; clientPort: number; peerPort: number; metricsPort: number; clusterToken: string; flags: string[] };
+  apiserver: { members: string[]; securePort: number; flags: string[]; stopGracePeriod: string; resources: Resources };
+  loadBalancer: { name: string; image: string; imageVariable: string; portVariable: string; addressVariable: string; resources: Resources; port: number; healthPort: number; checkIntervalSeconds: number };
+  controllerManager: { members: string[]; securePort: number; flags: string[]; resources: Resources };
+  prometheus: { name: string; image: string; imageVariable: string; portVariable: string; addressVariable: string; resources: Resources; port: number; uid: number; scrapeInterval: string };
 }
 
 export const topology: Topology = raw;

@@ -9,6 +9,8 @@
 #                                    and .ci/run put first on PATH)
 #   scripts/install-etcd.sh 3.4      etcd 3.4.23 from Debian bookworm into .cache/etcd-3.4.23/
 #                                    (the legacy test group); prints the binary's path
+#   scripts/install-etcd.sh 3.5.16   Debian trixie's 3.5.16 into .cache/etcd-3.5.16/ whatever is on
+#                                    PATH (the compose job's etcd image); prints its folder
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD/.cache"
@@ -18,28 +20,19 @@ line="${1:-3.5}"
 etcd_version() { "$1" --version 2>/dev/null | sed -n 's/^etcd Version: //p' | head -n 1; }
 at_least_3_5() { local v="$1"; [ -n "$v" ] && [ "$(printf '%s\n3.5.0\n' "$v" | sort -V | head -n 1)" = "3.5.0" ]; }
 
-# apt-get download <suite> <version> <dest>: the two packages of one Debian suite into dest.
-fetch_debs() {
-  local suite="$1" version="$2" dest="$3" apt="$root/apt/$1"
-  mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/cache" "$dest"
-  printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' "$suite" >"$apt/sources.list"
-  local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o "Dir::Cache::Archives=$apt/archives"
-    -o Debug::NoLocking=1 -o APT::Sandbox::User=root -qq)
-  echo "fetching etcd $version from Debian $suite (private apt config in $apt)" >&2
-  apt-get "${opts[@]}" update >&2
-  local tmp
-  tmp="$(mktemp -d)"
-  (cd "$tmp" && apt-get "${opts[@]}" download "etcd-server=$version" "etcd-client=$version" >&2)
-  for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$dest"; done
-  rm -rf "$tmp"
-}
+# The two packages of one Debian suite into dest (scripts/apt-download.sh).
+fetch_debs() { scripts/apt-download.sh "$1" "$3" "etcd-server=$2" "etcd-client=$2"; }
 
 case "$line" in
   3.4)
     dir="$root/etcd-3.4.23"
     if [ ! -x "$dir/usr/bin/etcd" ]; then fetch_debs bookworm 3.4.23-4+b4 "$dir"; fi
     echo "$dir/usr/bin/etcd"
+    ;;
+  3.5.16)
+    dir="$root/etcd-3.5.16"
+    if [ ! -x "$dir/usr/bin/etcd" ]; then fetch_debs trixie 3.5.16-4 "$dir"; fi
+    echo "$dir"
     ;;
   3.5)
     mkdir -p "$root/bin"
@@ -54,7 +47,7 @@ case "$line" in
     echo "etcd $(etcd_version "$root/bin/etcd") in $root/bin" >&2
     ;;
   *)
-    echo "usage: scripts/install-etcd.sh [3.5|3.4]" >&2
+    echo "usage: scripts/install-etcd.sh [3.5|3.4|3.5.16]" >&2
     exit 2
     ;;
 esac

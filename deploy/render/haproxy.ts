@@ -49,6 +49,9 @@ export function renderHaproxy(t: Topology, p: Placement, opts: { dockerDns: bool
     `  bind ${listen}:${lb.healthPort}`,
     '  monitor-uri /healthz',
     '  monitor fail if { nbsrv(apiservers) lt 1 }',
+    // Each replica's state as HAProxy sees it (the rolling upgrade waits for UP; not published).
+    '  stats enable',
+    '  stats uri /stats',
     '',
   ].join('\n');
 }

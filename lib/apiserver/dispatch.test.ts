@@ -32,22 +32,23 @@ async function serve(anonymousEnabled: boolean) {
     authenticator,
     authorizer: { authorize: () => ({ decision: 'allow', reason: '' }) },
     anonymousEnabled,
-    nonResource: async (_req, res) => {
+    nonResource: async (req, res) => {
+      res.statusCode = req.url?.includes('fail=1') ? 503 : 200;
       res.end('ok');
     },
     metrics: new ApiServerMetrics(),
     features: FeatureGates.parse(''),
-    log: pino({}, sink),
+    log: pino({ level: 'debug' }, sink),
     maxRequestBodyBytes: 1 << 20,
     requestTimeoutMs: 60_000,
   });
   const server = http.createServer(dispatch);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const get = (authorization?: string): Promise<number> =>
+  const get = (authorization?: string, path = '/version'): Promise<number> =>
     new Promise((resolve, reject) => {
       const { port } = server.address() as AddressInfo;
       http
-        .get({ port, host: '127.0.0.1', path: '/version', agent: false, headers: authorization ? { authorization } : {} }, (r) => {
+        .get({ port, host: '127.0.0.1', path, agent: false, headers: authorization ? { authorization } : {} }, (r) => {
           r.resume();
           r.on('end', () => resolve(r.statusCode ?? 0));
         })
@@ -68,6 +69,24 @@ describe('the request log line names the user', () => {
       expect(await s.get(authorization)).toBe(code);
       const line = s.lines.find((l) => l.msg === 'request');
       expect(line).toMatchObject({ code, user, path: '/version' });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('passing health probes are logged at debug, failing ones and other requests at info', () => {
+  test.each<[string, number, number]>([
+    ['/readyz', 200, 20],
+    ['/livez/ping', 200, 20],
+    ['/healthz?verbose', 200, 20],
+    ['/readyz?fail=1', 503, 30],
+    ['/version', 200, 30],
+  ])('%s', async (path, code, level) => {
+    const s = await serve(true);
+    try {
+      expect(await s.get(undefined, path)).toBe(code);
+      expect(s.lines.find((l) => l.msg === 'request')).toMatchObject({ code, level });
     } finally {
       await s.close();
     }

@@ -42,6 +42,7 @@ import { managerOrUserAgent } from './fieldManagerName';
 import { readBody } from './readBody';
 import { closeConnectionAfter, protocolOf } from './protocol';
 import { WatchBudget } from '../machinery/watchBudget';
+import { requestLogLevel } from './probeLogLevel';
 
 export interface DispatchConfig {
   resources: ResourceTable;
@@ -309,7 +310,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
       status,
       seconds,
     );
-    cfg.log.info(
+    cfg.log[requestLogLevel(info.isResourceRequest, info.path, status)](
       {
         verb: info.verb,
         resource: info.resource || undefined,

@@ -84,7 +84,11 @@ beforeAll(async () => {
   const reserved = await Promise.all(topology.apiserver.members.map(() => reservedPort()));
   const ports = reserved.map((r) => r.port);
   // The PKI writer, pointed at the first replica instead of the load balancer.
-  const init = run(withFlags(services[topology.pkiInit.name].command, { 'control-plane-endpoint': `127.0.0.1:${ports[0]}` }));
+  // pki-init is `sh -c <script> pki-init <svc-certs flags>`: the script runs svc-certs with those
+  // flags, then copies each component's share (deploy/render/compose.ts); here svc-certs alone.
+  const [shell, , script, , ...certsFlags] = services[topology.pkiInit.name].command;
+  expect([shell, script.includes('svc-certs "$$@"')]).toEqual(['sh', true]);
+  const init = run(withFlags(['svc-certs', ...certsFlags], { 'control-plane-endpoint': `127.0.0.1:${ports[0]}` }));
   const code = await new Promise<number | null>((r) => init.once('exit', r));
   if (code !== 0) throw new Error(`svc-certs exited with ${code}:\n${outputOf(init)}`);
   pkiBefore = snapshot(pkiDir);
