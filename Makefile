@@ -144,7 +144,8 @@ test-cluster: test-tools build etcd
 # stand-in images from Debian/npm packages (deploy/images/, cached), up until healthy, a smoke test
 # through the load balancer, a backup, apiserver and etcd-leader kills under a writer and a watcher
 # (0 acknowledged writes lost), a rolling upgrade, down -v. Prints each step's time; about 3 min
-# with cached images. .ci/run runs it after make test when root.
+# with cached images. make test runs it too (test/compose/, the compose jest project) where a
+# Docker Engine can start: root on a host, not inside a container.
 test-compose:
 	scripts/compose-test.sh
 

@@ -12,5 +12,7 @@ module.exports = {
     { displayName: 'e2e', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/e2e'], testMatch: ['**/*.test.ts'] },
     // The compose topology as local hosts (make cluster), Prometheus and faults across them (make test-cluster).
     { displayName: 'cluster', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/cluster'], testMatch: ['**/*.test.ts'] },
+    // deploy/docker-compose.yml for real on a private Docker engine (make test-compose), where one can start.
+    { displayName: 'compose', testEnvironment: 'node', ...esm, roots: ['<rootDir>/test/compose'], testMatch: ['**/*.test.ts'] },
   ],
 };
