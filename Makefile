@@ -145,7 +145,7 @@ test-cluster: test-tools build etcd
 # through the load balancer, a backup, apiserver and etcd-leader kills under a writer and a watcher
 # (0 acknowledged writes lost), a rolling upgrade, down -v. Prints each step's time; about 3 min
 # with cached images. make test runs it too (test/compose/, the compose jest project) where a
-# Docker Engine can start: root on a host, not inside a container.
+# Docker Engine can start (root, and the private dockerd starts).
 test-compose:
 	scripts/compose-test.sh
 
