@@ -3,9 +3,10 @@
 // backup and restore, an apiserver and the etcd leader killed under a writer and a watcher, a
 // rolling upgrade, down -v. It needs a Docker Engine of its own, so it runs where one starts (tried
 // once when the file loads, and stopped again; the script starts its own); without root, or where
-// dockerd cannot start (inside an unprivileged container, as in the fresh-machine test), the test
+// containers cannot start (inside an unprivileged container, as in the fresh-machine test), the test
 // is reported as skipped with dockerd's reason, never as passed.
 import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const repoRoot = join(__dirname, '..', '..');
@@ -13,6 +14,14 @@ const repoRoot = join(__dirname, '..', '..');
 /** Whether the private Docker engine starts here (started, then stopped again): why not, or undefined. */
 function dockerStarts(): string | undefined {
   if (process.getuid?.() !== 0) return 'not root';
+  // Inside an unprivileged container the cgroup tree is read-only: dockerd starts there, but no
+  // container can (runc: "unable to apply cgroup configuration … read-only file system").
+  const cgroup = existsSync('/sys/fs/cgroup/cpuset') ? '/sys/fs/cgroup/cpuset' : '/sys/fs/cgroup';
+  try {
+    accessSync(cgroup, constants.W_OK);
+  } catch {
+    return `${cgroup} is read-only here (an unprivileged container): containers cannot start`;
+  }
   const dockerd = (command: string): ReturnType<typeof spawnSync> =>
     spawnSync('bash', ['scripts/docker/private-dockerd.sh', command], { cwd: repoRoot, encoding: 'utf8', timeout: 180_000 });
   const r = dockerd('start');
