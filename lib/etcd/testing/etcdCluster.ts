@@ -5,7 +5,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { defaultBaseDir, findEtcdBinary, reservedPort } from './etcdServer';
+import { defaultBaseDir, findEtcdBinary, healthy, reservedPort } from './etcdServer';
 
 export interface ClusterMember {
   name: string;
@@ -141,19 +141,3 @@ async function status(endpoint: string): Promise<{ memberId: string; leader: str
   return { memberId: j.header?.member_id ?? '', leader: j.leader ?? '0' };
 }
 
-function healthy(endpoint: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = request(`${endpoint}/health`, { timeout: 1000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve(res.statusCode === 200 && /"health"\s*:\s*"true"/.test(body)));
-    });
-    req.on('error', () => resolve(false));
-    req.on('timeout', () => {
-      req.destroy();
-      resolve(false);
-    });
-    req.end();
-  });
-}

@@ -117,7 +117,8 @@ export async function retryWhilePortTaken<T>(start: () => Promise<T>, portTaken:
   }
 }
 
-function healthy(endpoint: string): Promise<boolean> {
+/** Whether etcd's /health answers 200 with health true (within 1 s). */
+export function healthy(endpoint: string): Promise<boolean> {
   return new Promise((resolve) => {
     const req = request(`${endpoint}/health`, { timeout: 1000 }, (res) => {
       let body = '';
