@@ -20,6 +20,11 @@ interface Service {
   volumes?: string[];
   restart?: string;
 }
+/** The serving certificate's names, from pki-init's svc-certs flags. */
+const servingCertSans = (): string[] => {
+  const flag = compose()[topology.pkiInit.name].command?.find((a) => a.startsWith('--apiserver-cert-extra-sans=')) ?? '';
+  return flag.slice(flag.indexOf('=') + 1).split(',');
+};
 const compose = (): Record<string, Service> => (load(read('deploy/docker-compose.yml')) as { services: Record<string, Service> }).services;
 
 describe('deploy files generated from deploy/topology.json', () => {
@@ -31,10 +36,10 @@ describe('deploy files generated from deploy/topology.json', () => {
     expect(read('deploy/Dockerfile')).toContain(`CMD ["node", "-e", ${JSON.stringify(probeScript)}, "https://127.0.0.1:${topology.apiserver.securePort}/livez"]`);
   });
 
-  test('every apiserver lists every etcd member, waits for all of them and the PKI, and mounts it read-only', () => {
+  test('the apiserver replicas (one scaled service) list every etcd member, wait for all of them and the PKI, and mount it read-only', () => {
     const services = compose();
-    for (const m of topology.apiserver.members) {
-      const s = services[m];
+    {
+      const s = services[topology.apiserver.service];
       expect(s.command).toContain(`--etcd-servers=${etcdServers(topology)}`);
       expect(etcdServers(topology).split(',').every((u) => u.startsWith('https://'))).toBe(true);
       const f = pkiFiles(topology);
@@ -88,22 +93,41 @@ describe('deploy files generated from deploy/topology.json', () => {
     }
   });
 
-  test('Prometheus scrapes every apiserver, controller manager and etcd member', () => {
-    const prom = load(read('deploy/prometheus/prometheus.yml')) as { scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[] };
-    const targets = Object.fromEntries(prom.scrape_configs.map((j) => [j.job_name, j.static_configs.flatMap((c) => c.targets.map((t) => t.split(':')[0]))]));
-    expect(targets).toEqual({ apiserver: topology.apiserver.members, 'controller-manager': topology.controllerManager.members, etcd: topology.etcd.members });
+  test('Prometheus finds the apiserver replicas through DNS (however many there are) and scrapes every controller manager and etcd member', () => {
+    interface Job { job_name: string; static_configs?: { targets: string[] }[]; dns_sd_configs?: { names: string[]; type: string; port: number }[]; tls_config?: { server_name?: string } }
+    const prom = load(read('deploy/prometheus/prometheus.yml')) as { scrape_configs: Job[] };
+    const jobs = Object.fromEntries(prom.scrape_configs.map((j) => [j.job_name, j]));
+    const a = topology.apiserver;
+    expect(jobs.apiserver.static_configs).toBeUndefined();
+    expect(jobs.apiserver.dns_sd_configs).toEqual([expect.objectContaining({ names: [a.service], type: 'A', port: a.securePort })]);
+    // Scraped by address: the serving certificate is checked against the service name it carries.
+    expect(jobs.apiserver.tls_config?.server_name).toBe(a.service);
+    expect(servingCertSans()).toContain(a.service);
+    const targets = (j: Job): string[] => (j.static_configs ?? []).flatMap((c) => c.targets.map((t) => t.split(':')[0]));
+    expect({ cm: targets(jobs['controller-manager']), etcd: targets(jobs.etcd) }).toEqual({ cm: topology.controllerManager.members, etcd: topology.etcd.members });
   });
 
-  test('HAProxy health-checks every replica with GET /readyz over TLS', () => {
+  test('HAProxy health-checks every replica with GET /readyz over TLS, its servers filled from DNS by a template of maxReplicas slots', () => {
     const cfg = read('deploy/haproxy/haproxy.cfg');
+    const a = topology.apiserver;
     expect(cfg).toContain('option httpchk GET /readyz');
-    expect(cfg).toMatch(/default-server check check-ssl verify none /);
-    for (const m of topology.apiserver.members) expect(cfg).toContain(`server ${m} ${m}:${topology.apiserver.securePort}\n`);
+    expect(cfg).toMatch(/default-server check check-ssl verify none .* resolvers docker init-addr none\n/);
+    expect(cfg).toContain(`  server-template ${a.service}- 1-${a.maxReplicas} ${a.service}:${a.securePort}\n`);
+    expect(cfg).toContain('  hold obsolete 0s\n');
+    expect(cfg).not.toMatch(/^\s+server /m);
+  });
+
+  test('the replicas scale: no hostname, container name or published port, the default count from a variable', () => {
+    const s = compose()[topology.apiserver.service] as Service & { hostname?: string; container_name?: string; deploy: { replicas?: string } };
+    const a = topology.apiserver;
+    expect([s.hostname, s.container_name, s.ports]).toEqual([undefined, undefined, undefined]);
+    expect(s.deploy.replicas).toBe(`\${${a.replicasVariable}:-${a.replicas}}`);
+    expect(a.maxReplicas).toBeGreaterThanOrEqual(a.replicas);
   });
 
   test('images and published ports come from variables with the defaults of the topology; ports bind 127.0.0.1 unless an address is set', () => {
     const services = compose();
-    expect(services[topology.apiserver.members[0]].image).toBe(`\${${topology.image.variable}:-${topology.image.name}}`);
+    expect(services[topology.apiserver.service].image).toBe(`\${${topology.image.variable}:-${topology.image.name}}`);
     expect(services[topology.etcd.members[0]].image).toBe(`\${${topology.etcd.imageVariable}:-${topology.etcd.image}}`);
     const lb = topology.loadBalancer;
     expect(services[lb.name].ports).toEqual([`\${${lb.addressVariable}:-127.0.0.1}:\${${lb.portVariable}:-${lb.port}}:${lb.port}`]);

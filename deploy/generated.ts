@@ -8,7 +8,7 @@ import { composeRulesFile, renderPrometheus } from './render/prometheus';
 export function generatedFiles(t: Topology): Record<string, string> {
   return {
     'deploy/docker-compose.yml': renderCompose(t),
-    'deploy/haproxy/haproxy.cfg': renderHaproxy(t, composePlacement(t), { dockerDns: true }),
+    'deploy/haproxy/haproxy.cfg': renderHaproxy(t, composePlacement(t)),
     'deploy/prometheus/prometheus.yml': renderPrometheus(t, composePlacement(t), composeRulesFile),
   };
 }

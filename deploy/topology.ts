@@ -28,13 +28,21 @@ export interface Topology {
    */
   pkiInit: { name: string; imageVariable: string; resources: Resources };
   etcd: { image: string; imageVariable: string; resources: Resources; members: string[]; clientPort: number; peerPort: number; metricsPort: number; clusterToken: string; flags: string[] };
-  apiserver: { members: string[]; securePort: number; flags: string[]; stopGracePeriod: string; resources: Resources };
+  /**
+   * One compose service scaled to `replicas` (`--scale`, or the replicas variable), found by
+   * HAProxy and Prometheus through Docker's DNS, at most maxReplicas of them (HAProxy's server
+   * slots); the local twin runs `replicas` named members (apiserverMembers).
+   */
+  apiserver: { service: string; replicas: number; replicasVariable: string; maxReplicas: number; securePort: number; flags: string[]; stopGracePeriod: string; resources: Resources };
   loadBalancer: { name: string; image: string; imageVariable: string; portVariable: string; addressVariable: string; resources: Resources; port: number; healthPort: number; checkIntervalSeconds: number };
   controllerManager: { members: string[]; securePort: number; flags: string[]; resources: Resources };
   prometheus: { name: string; image: string; imageVariable: string; portVariable: string; addressVariable: string; resources: Resources; port: number; uid: number; scrapeInterval: string };
 }
 
 export const topology: Topology = raw;
+
+/** The local twin's apiserver members: apiserver-1 … apiserver-<replicas>, compose's container suffixes. */
+export const apiserverMembers = (t: Topology): string[] => Array.from({ length: t.apiserver.replicas }, (_, i) => `${t.apiserver.service}-${i + 1}`);
 
 /**
  * Files svc-certs writes into the shared PKI volume (cmd/certs: lib/signing certDirFileNames,

@@ -6,8 +6,9 @@
 # build the svc image (classic builder); `compose up --wait`; a smoke test through the load
 # balancer (test/compose/driver.mjs) and the README's kubectl; each component's share of the PKI;
 # Prometheus targets all up; an etcd snapshot into the backup volume as docs/operations.md does
-# it, and a restore from it; one apiserver and the etcd leader killed, then a rolling upgrade to a
-# new image (only the svc containers recreated), each under a writer and a watcher (0
+# it, and a restore from it; one apiserver and the etcd leader killed, the replicas scaled
+# 3 → 4 → 2 (HAProxy and Prometheus find them through Docker's DNS), then a rolling upgrade to a
+# new image (only the svc containers replaced), each under a writer and a watcher (0
 # acknowledged writes lost); `down -v`. Everything it starts is stopped; the engine's changes to
 # the host firewall are undone by private-dockerd.sh stop.
 # Needs root.
@@ -87,20 +88,28 @@ driver smoke
 compose cp pki-init:/var/lib/svc/pki/admin.kubeconfig "$work/admin.kubeconfig"
 kubectl --kubeconfig "$work/admin.kubeconfig" --server "https://localhost:$SVC_API_PORT" get namespaces compose-ci
 # Each component has only its share of the PKI: no CA key on a replica, no admin key on etcd.
-compose exec -T apiserver-1 test ! -e /var/lib/svc/pki/ca.key
-compose exec -T apiserver-1 test -r /var/lib/svc/pki/apiserver.key
+compose exec -T --index 1 apiserver test ! -e /var/lib/svc/pki/ca.key
+compose exec -T --index 1 apiserver test -r /var/lib/svc/pki/apiserver.key
 compose exec -T etcd-1 test ! -e /var/lib/svc/pki/admin.kubeconfig
-echo "  PKI shares: apiserver-1 reads its key and has no ca.key, etcd-1 has no admin.kubeconfig"
+echo "  PKI shares: a replica reads its key and has no ca.key, etcd-1 has no admin.kubeconfig"
 took "smoke"
 
+# Every Prometheus target up, N of them in the apiserver job (found through Docker's DNS).
+prometheus_up() {
+  local n="$1"
+  for _ in $(seq 1 60); do
+    if curl -fsS "http://127.0.0.1:$SVC_PROMETHEUS_PORT/api/v1/targets" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["data"]["activeTargets"]
+a = [x for x in t if x["labels"]["job"] == "apiserver"]
+print("  ", len([x for x in t if x["health"] == "up"]), "of", len(t), "targets up,", len(a), "apiserver replicas")
+sys.exit(0 if t and all(x["health"] == "up" for x in t) and len(a) == int(sys.argv[1]) else 1)' "$n"; then return 0; fi
+    sleep 2
+  done
+  echo "Prometheus: not every target up, or not $n apiserver replicas"; return 1
+}
 step "Prometheus: every target up"
-up=
-for _ in $(seq 1 60); do
-  if curl -fsS "http://127.0.0.1:$SVC_PROMETHEUS_PORT/api/v1/targets" |
-    python3 -c 'import json,sys; t=json.load(sys.stdin)["data"]["activeTargets"]; print(len([x for x in t if x["health"]=="up"]), "of", len(t), "up"); sys.exit(0 if t and all(x["health"]=="up" for x in t) else 1)'; then up=1; break; fi
-  sleep 2
-done
-[ -n "$up" ] || { echo "Prometheus targets not all up"; exit 1; }
+prometheus_up 3
 took
 
 etcdctl() { compose exec -T "$1" /usr/local/bin/etcdctl --endpoints="https://$1:2379" --cacert=/var/lib/svc/pki/etcd/ca.crt \
@@ -135,6 +144,17 @@ wait_healthy() {
   echo "$1 did not turn healthy"; return 1
 }
 cid() { compose ps -a -q "$1"; }
+# The replicas of the one apiserver service are containers <project>-apiserver-<n>.
+replica() { echo "$project-apiserver-$1"; }
+# How many apiserver servers HAProxy has UP (its stats on the health port, as CSV).
+lb_up_count() {
+  compose exec -T apiserver-lb wget -q -O - "http://127.0.0.1:8404/stats;csv" |
+    awk -F, '$1 == "apiservers" && $2 != "BACKEND" && $18 ~ /^UP/ { n++ } END { print n + 0 }'
+}
+wait_lb_up() {
+  for _ in $(seq 1 120); do [ "$(lb_up_count)" -eq "$1" ] && return 0; sleep 0.5; done
+  echo "HAProxy has $(lb_up_count) replicas UP, not $1"; return 1
+}
 
 # A writer and a watcher (test/compose/driver.mjs load) from start_load until stop_load, which
 # fails when an acknowledged write is lost or unseen and prints the longest gap between acks.
@@ -158,12 +178,12 @@ stop_load() {
 step "faults under a writer and a watcher"
 start_load
 t=$SECONDS
-echo "  docker kill apiserver-2 (not undone by restart: unless-stopped), then docker start"
-docker kill "$(cid apiserver-2)" >/dev/null
+echo "  docker kill $(replica 2) (not undone by restart: unless-stopped), then docker start"
+docker kill "$(replica 2)" >/dev/null
 sleep 5
-docker start "$(cid apiserver-2)" >/dev/null
-wait_healthy "$(cid apiserver-2)"
-echo "  apiserver-2 back healthy after $((SECONDS - t)) s"
+docker start "$(replica 2)" >/dev/null
+wait_healthy "$(replica 2)"
+echo "  $(replica 2) back healthy after $((SECONDS - t)) s"
 leader_id="$(etcdctl etcd-1 endpoint status --cluster -w json | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s[0]["Status"]["leader"])')"
 leader="$(etcdctl etcd-1 member list -w json | python3 -c "import json,sys; print([m['name'] for m in json.load(sys.stdin)['members'] if m['ID']==$leader_id][0])")"
 t=$SECONDS
@@ -176,23 +196,39 @@ echo "  $leader back healthy after $((SECONDS - t)) s"
 stop_load
 took "faults"
 
+step "scaling under a writer: apiserver 3 -> 4 -> 2 (docs/operations.md)"
+start_load
+for n in 4 2; do
+  t=$SECONDS
+  compose up -d --no-deps --no-recreate --wait --scale "apiserver=$n" apiserver
+  wait_lb_up "$n"
+  echo "  $n replicas, all UP in HAProxy after $((SECONDS - t)) s ($(date -u +%T))"
+  prometheus_up "$n"
+done
+stop_load
+took "scaling"
+
 step "rolling upgrade under a writer (docs/operations.md): a new svc image, one replica at a time"
-ids() { for c in $(compose ps -a -q); do docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}} {{.Id}}/{{.State.StartedAt}}' "$c"; done | sort; }
+# Every container but the replicas, by service: the upgrade must leave them alone except the
+# controller managers.
+ids() { for c in $(compose ps -a -q); do docker inspect -f '{{index .Config.Labels "com.docker.compose.service"}} {{.Id}}/{{.State.StartedAt}}' "$c"; done | grep -v '^apiserver ' | sort; }
 ids >"$work/ids.before"
 # An image change: the same build under a new tag with a new label (a new image ID).
 printf 'FROM svc-apiserver:local\nLABEL svc.upgrade=ci\n' | DOCKER_BUILDKIT=0 docker build -q -t svc-apiserver:ci-upgrade - >/dev/null 2>&1
 export SVC_IMAGE=svc-apiserver:ci-upgrade
 start_load
-# UP in HAProxy's eyes (its stats on the health port, as CSV): the documented wait between replicas.
-lb_up() {
-  compose exec -T apiserver-lb wget -q -O - "http://127.0.0.1:8404/stats;csv" | awk -F, -v s="$1" '$1 == "apiservers" && $2 == s { print $18 }' | grep -q '^UP'
-}
-for s in apiserver-1 apiserver-2 apiserver-3; do
+# Surge, then retire: a replica on the new image joins (--no-recreate leaves the old ones as they
+# are) and is UP in HAProxy before an old one stops gracefully, so the pool never shrinks.
+old="$(compose ps -q apiserver)"
+n="$(echo "$old" | wc -l)"
+for c in $old; do
   t=$SECONDS
-  compose up -d --no-deps --wait "$s"
-  for _ in $(seq 1 120); do lb_up "$s" && break; sleep 0.5; done
-  lb_up "$s" || { echo "HAProxy does not see $s UP"; exit 1; }
-  echo "  $s on the new image, healthy after $((SECONDS - t)) s and UP in HAProxy ($(date -u +%T))"
+  compose up -d --no-deps --no-recreate --wait --scale "apiserver=$((n + 1))" apiserver
+  wait_lb_up "$((n + 1))"
+  docker stop -t 40 "$c" >/dev/null
+  docker rm "$c" >/dev/null
+  wait_lb_up "$n"
+  echo "  a replica on the new image UP, an old one retired, after $((SECONDS - t)) s ($(date -u +%T))"
 done
 # Then the controller managers. Not a plain `up`: after the --no-deps steps compose 2.26 re-runs
 # pki-init and recreates every replica at once (an 8.7 s write gap measured).
@@ -201,9 +237,12 @@ echo "  controller managers on the new image ($(date -u +%T))"
 stop_load
 ids >"$work/ids.after"
 changed="$(join "$work/ids.before" "$work/ids.after" | awk '$2 != $3 { print $1 }' | sort | tr '\n' ' ')"
-echo "  recreated or restarted: $changed"
-[ "$changed" = "apiserver-1 apiserver-2 apiserver-3 controller-manager-1 controller-manager-2 " ] ||
+echo "  recreated or restarted besides the replicas: $changed"
+[ "$changed" = "controller-manager-1 controller-manager-2 " ] ||
   { echo "the upgrade recreated or restarted more than the svc containers"; exit 1; }
+images="$(for c in $(compose ps -q apiserver); do docker inspect -f '{{.Config.Image}}' "$c"; done | sort | uniq -c | tr -s ' ')"
+echo "  replicas:$images"
+[ "$images" = " $n svc-apiserver:ci-upgrade" ] || { echo "not every replica on the new image"; exit 1; }
 took "upgrade"
 
 step "compose down -v"

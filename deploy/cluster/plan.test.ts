@@ -1,5 +1,5 @@
 import { load } from 'js-yaml';
-import { etcdServers, topology } from '../topology';
+import { apiserverMembers, etcdServers, topology } from '../topology';
 import { linkCommand, networkDownCommands, networkUpCommands } from './network';
 import { members, planCluster, processOf, type ClusterOptions } from './plan';
 
@@ -18,7 +18,7 @@ const addr = (m: string): string => plan.hosts.find((h) => h.member === m)?.addr
 
 describe('the local twin of the compose topology', () => {
   test('every compose service but the one-shot PKI writer is a host, each with its own address', () => {
-    const names = [...topology.etcd.members, ...topology.apiserver.members, topology.loadBalancer.name, ...topology.controllerManager.members, topology.prometheus.name];
+    const names = [...topology.etcd.members, ...apiserverMembers(topology), topology.loadBalancer.name, ...topology.controllerManager.members, topology.prometheus.name];
     expect(plan.hosts.map((h) => h.member)).toEqual(names);
     expect(new Set(plan.hosts.map((h) => h.address)).size).toBe(names.length);
     expect(plan.stages.flat().map((s) => s.member).sort()).toEqual([...names].sort());
@@ -63,19 +63,19 @@ describe('the local twin of the compose topology', () => {
 
   test('the serving certificate names the load balancer and every replica by address; kubeconfigs point at the load balancer', () => {
     const lb = addr(topology.loadBalancer.name);
-    expect(plan.certs).toContain(`--apiserver-cert-extra-sans=${[lb, ...topology.apiserver.members.map(addr), 'localhost'].join(',')}`);
+    expect(plan.certs).toContain(`--apiserver-cert-extra-sans=${[lb, ...apiserverMembers(topology).map(addr), 'localhost'].join(',')}`);
     expect(plan.certs).toContain(`--control-plane-endpoint=${lb}:${topology.loadBalancer.port}`);
     expect(plan.kubeconfig).toEqual({ from: '/data/cluster/pki/admin.kubeconfig', to: '/data/cluster/admin.kubeconfig' });
   });
 
   test('HAProxy forwards to the replica addresses without Docker DNS; Prometheus scrapes the addresses and loads the rules', () => {
     const cfg = plan.files['/data/cluster/haproxy.cfg'];
-    for (const m of topology.apiserver.members) expect(cfg).toContain(`server ${m} ${addr(m)}:${topology.apiserver.securePort}\n`);
+    for (const m of apiserverMembers(topology)) expect(cfg).toContain(`server ${m} ${addr(m)}:${topology.apiserver.securePort}\n`);
     expect(cfg).not.toContain('resolvers');
     const prom = load(plan.files['/data/cluster/prometheus/prometheus.yml']) as { rule_files: string[]; scrape_configs: { static_configs: { targets: string[] }[] }[] };
     expect(prom.rule_files).toEqual(['/repo/deploy/prometheus/rules.yml']);
     expect(prom.scrape_configs.flatMap((j) => j.static_configs.flatMap((s) => s.targets)).map((t) => t.split(':')[0]).sort()).toEqual(
-      [...topology.apiserver.members, ...topology.controllerManager.members, ...topology.etcd.members].map(addr).sort(),
+      [...apiserverMembers(topology), ...topology.controllerManager.members, ...topology.etcd.members].map(addr).sort(),
     );
   });
 

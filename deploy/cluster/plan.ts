@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { apiserverCommand, certsCommand, controllerManagerCommand, etcdCommand, prometheusArgs, type Placement } from '../render/commands';
 import { renderHaproxy } from '../render/haproxy';
 import { renderPrometheus } from '../render/prometheus';
-import { pkiFiles, type Topology } from '../topology';
+import { apiserverMembers, pkiFiles, type Topology } from '../topology';
 import { hostAddresses, parseCidr } from './addresses';
 
 export type Mode = 'netns' | 'loopback';
@@ -72,7 +72,7 @@ const maxPrefix = 8;
 export function members(t: Topology): { member: string; role: Role }[] {
   return [
     ...t.etcd.members.map((member) => ({ member, role: 'etcd' as const })),
-    ...t.apiserver.members.map((member) => ({ member, role: 'apiserver' as const })),
+    ...apiserverMembers(t).map((member) => ({ member, role: 'apiserver' as const })),
     { member: t.loadBalancer.name, role: 'loadBalancer' as const },
     ...t.controllerManager.members.map((member) => ({ member, role: 'controllerManager' as const })),
     { member: t.prometheus.name, role: 'prometheus' as const },
@@ -116,6 +116,7 @@ export function planCluster(t: Topology, o: ClusterOptions): ClusterPlan {
     etcdDataDir: (m) => at('etcd', m),
     program: (name) => (name === 'etcd' ? [o.binaries.etcd] : [o.binaries.node, path.join(o.repoRoot, 'bin', name)]),
     prometheus: { configFile: path.join(promDir, 'prometheus.yml'), storageDir: path.join(promDir, 'data') },
+    dockerDns: false,
   };
   const haproxyCfg = at('haproxy.cfg');
   const inHost = (member: string, argv: string[]): string[] => {
@@ -133,12 +134,12 @@ export function planCluster(t: Topology, o: ClusterOptions): ClusterPlan {
     hosts,
     certs: certsCommand(t, placement, pkiDir),
     files: {
-      [haproxyCfg]: renderHaproxy(t, placement, { dockerDns: false }),
+      [haproxyCfg]: renderHaproxy(t, placement),
       [placement.prometheus.configFile]: renderPrometheus(t, placement, path.join(o.repoRoot, 'deploy/prometheus/rules.yml'), o.scrapeInterval),
     },
     stages: [
       t.etcd.members.map((m) => spec(m, etcdCommand(t, m, placement), `http://${hostOf(m)}:${t.etcd.metricsPort}/health`)),
-      t.apiserver.members.map((m) => spec(m, apiserverCommand(t, m, placement), `https://${hostOf(m)}:${t.apiserver.securePort}/readyz`)),
+      apiserverMembers(t).map((m) => spec(m, apiserverCommand(t, m, placement), `https://${hostOf(m)}:${t.apiserver.securePort}/readyz`)),
       // -db: stay in the foreground (the runner owns the process).
       [spec(lb.name, [o.binaries.haproxy, '-db', '-f', haproxyCfg], `http://${hostOf(lb.name)}:${lb.healthPort}/healthz`)],
       t.controllerManager.members.map((m) => spec(m, controllerManagerCommand(t, m, placement), `https://${hostOf(m)}:${t.controllerManager.securePort}/healthz`)),

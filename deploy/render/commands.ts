@@ -2,7 +2,7 @@
 // (members reached by service name, listening on every address, the PKI volume) and the local
 // twin `make cluster` (members reached by their own address, files under data/cluster). Only a
 // Placement differs between the two, so their flags cannot drift apart.
-import { byName, controlPlaneEndpoint, etcdClientUrl, etcdMetricsUrl, etcdPeerUrl, etcdServers, pkiFiles, type HostOf, type PkiFiles, type Topology } from '../topology';
+import { apiserverMembers, byName, controlPlaneEndpoint, etcdClientUrl, etcdMetricsUrl, etcdPeerUrl, etcdServers, pkiFiles, type HostOf, type PkiFiles, type Topology } from '../topology';
 
 export type Program = 'etcd' | 'svc-apiserver' | 'svc-controller-manager' | 'svc-certs';
 
@@ -17,6 +17,12 @@ export interface Placement {
   program: (name: Program) => string[];
   /** Prometheus's configuration file and storage directory. */
   prometheus: { configFile: string; storageDir: string };
+  /**
+   * dockerDns: the apiserver replicas are one compose service, any number of containers found
+   * through Docker's embedded DNS by the service name (`--scale`); otherwise named members at
+   * fixed addresses (the local twin).
+   */
+  dockerDns: boolean;
 }
 
 export function composePlacement(t: Topology): Placement {
@@ -27,6 +33,7 @@ export function composePlacement(t: Topology): Placement {
     etcdDataDir: () => '/var/lib/etcd',
     program: (name) => (name === 'etcd' ? ['/usr/local/bin/etcd'] : [name]),
     prometheus: { configFile: '/etc/prometheus/prometheus.yml', storageDir: '/prometheus' },
+    dockerDns: true,
   };
 }
 
@@ -63,11 +70,13 @@ export function etcdCommand(t: Topology, member: string, p: Placement): string[]
 }
 
 /**
- * svc-certs, once: one serving certificate valid for the load balancer and every replica, and the
- * etcd PKI with each member's pairs valid for the name or address the others dial.
+ * svc-certs, once: one serving certificate valid for the load balancer and every replica (under
+ * compose the service name, which Docker's DNS resolves to each of them, so a replica added by
+ * `--scale` is covered too), and the etcd PKI with each member's pairs valid for the name or
+ * address the others dial.
  */
 export function certsCommand(t: Topology, p: Placement, certDir: string): string[] {
-  const sans = [t.loadBalancer.name, ...t.apiserver.members].map(p.host);
+  const sans = [t.loadBalancer.name, ...(p.dockerDns ? [t.apiserver.service] : apiserverMembers(t))].map(p.host);
   const etcdMembers = t.etcd.members.map((m) => (p.host(m) === m ? m : `${m}=${p.host(m)}`));
   return [
     ...p.program('svc-certs'),

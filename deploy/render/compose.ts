@@ -109,22 +109,26 @@ function pkiInitService(t: Topology): Service {
   };
 }
 
-function apiserverServices(t: Topology): Record<string, Service> {
-  const out: Record<string, Service> = {};
-  for (const m of t.apiserver.members) {
-    out[m] = {
-      image: svcImage(t),
-      hostname: m,
-      command: apiserverCommand(t, m, composePlacement(t)),
-      volumes: [shareMount(t, 'apiserver')],
-      depends_on: { [t.pkiInit.name]: pkiWritten, ...Object.fromEntries(t.etcd.members.map((e) => [e, healthy])) },
-      healthcheck: { test: probeCommand(`https://127.0.0.1:${t.apiserver.securePort}/livez`), ...timing },
-      stop_grace_period: t.apiserver.stopGracePeriod,
-      restart: 'unless-stopped',
-      ...common(t, t.apiserver.resources),
-    };
-  }
-  return out;
+/**
+ * The replicas: one service of identical containers (no hostname, no container name, no published
+ * port, so `--scale` can add any number), as many as the replicas variable says by default. The
+ * balancer and Prometheus find them through Docker's DNS; a scale-down stops the removed ones
+ * gracefully (stop_grace_period covers --shutdown-delay-duration and the watch drain).
+ */
+function apiserverService(t: Topology): Service {
+  const a = t.apiserver;
+  const base = common(t, a.resources);
+  return {
+    image: svcImage(t),
+    command: apiserverCommand(t, a.service, composePlacement(t)),
+    volumes: [shareMount(t, 'apiserver')],
+    depends_on: { [t.pkiInit.name]: pkiWritten, ...Object.fromEntries(t.etcd.members.map((e) => [e, healthy])) },
+    healthcheck: { test: probeCommand(`https://127.0.0.1:${a.securePort}/livez`), ...timing },
+    stop_grace_period: a.stopGracePeriod,
+    restart: 'unless-stopped',
+    ...base,
+    deploy: { ...(base.deploy as Record<string, unknown>), replicas: variable(a.replicasVariable, a.replicas) },
+  };
 }
 
 function loadBalancerService(t: Topology): Service {
@@ -184,7 +188,7 @@ export function renderCompose(t: Topology): string {
     services: {
       [t.pkiInit.name]: pkiInitService(t),
       ...etcdServices(t),
-      ...apiserverServices(t),
+      [t.apiserver.service]: apiserverService(t),
       [t.loadBalancer.name]: loadBalancerService(t),
       ...controllerManagerServices(t),
       [t.prometheus.name]: prometheusService(t),

@@ -2,24 +2,31 @@
 // apiserver, so client certificates still authenticate), each checked with GET /readyz over TLS.
 // A replica that shuts down turns /readyz red first (--shutdown-delay-duration), so it leaves
 // the pool before it stops accepting connections.
-import type { Topology } from '../topology';
+import { apiserverMembers, type Topology } from '../topology';
 import type { Placement } from './commands';
 
 /**
- * dockerDns: compose's replicas are names re-resolved through Docker's embedded DNS (a restarted
- * container comes back with another address); the local twin's are fixed addresses.
+ * Under compose the replicas are whatever Docker's embedded DNS answers for the service name,
+ * re-resolved every second: a server-template of maxReplicas slots fills and empties as
+ * `--scale` adds and removes containers (and a restarted container comes back with another
+ * address). The local twin's are named members at fixed addresses.
  */
-export function renderHaproxy(t: Topology, p: Placement, opts: { dockerDns: boolean }): string {
+export function renderHaproxy(t: Topology, p: Placement): string {
   const lb = t.loadBalancer;
+  const a = t.apiserver;
   const interval = `${lb.checkIntervalSeconds}s`;
   const listen = p.listen(lb.name);
-  const resolve = opts.dockerDns ? ' resolvers docker init-addr last,libc,none' : '';
+  const resolve = p.dockerDns ? ' resolvers docker init-addr none' : '';
+  const servers = p.dockerDns
+    ? [`  server-template ${a.service}- 1-${a.maxReplicas} ${a.service}:${a.securePort}`]
+    : apiserverMembers(t).map((m) => `  server ${m} ${p.host(m)}:${a.securePort}`);
   return [
     '# Generated from deploy/topology.json by `make deploy-files` (deploy/generate.ts). Do not edit.',
     'global',
     '  log stdout format raw local0',
     '',
-    ...(opts.dockerDns ? ['resolvers docker', '  nameserver dns 127.0.0.11:53', '  hold valid 10s', ''] : []),
+    // A removed replica's address leaves the answer at once (hold obsolete 0s): its slot empties.
+    ...(p.dockerDns ? ['resolvers docker', '  nameserver dns 127.0.0.11:53', '  resolve_retries 3', '  timeout resolve 1s', '  timeout retry 1s', '  hold valid 10s', '  hold obsolete 0s', ''] : []),
     'defaults',
     '  log global',
     '  mode tcp',
@@ -42,7 +49,7 @@ export function renderHaproxy(t: Topology, p: Placement, opts: { dockerDns: bool
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
     `  default-server check check-ssl verify none inter ${interval} fall 2 rise 2${resolve}`,
-    ...t.apiserver.members.map((m) => `  server ${m} ${p.host(m)}:${t.apiserver.securePort}`),
+    ...servers,
     '',
     'frontend health',
     '  mode http',

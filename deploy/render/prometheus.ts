@@ -2,7 +2,7 @@
 // the PKI, server names checked against the cluster CA), both controller managers, and every etcd
 // member's metrics listener; plus the recording and alerting rules (deploy/prometheus/rules.yml).
 import { dump } from 'js-yaml';
-import type { Topology } from '../topology';
+import { apiserverMembers, type Topology } from '../topology';
 import type { Placement } from './commands';
 
 /** Where compose mounts deploy/prometheus/rules.yml. */
@@ -17,8 +17,17 @@ export function renderPrometheus(t: Topology, p: Placement, rulesFile: string, s
       {
         job_name: 'apiserver',
         scheme: 'https',
-        tls_config: { ca_file: f.caCert, cert_file: f.monitoringCert, key_file: f.monitoringKey },
-        static_configs: [{ targets: t.apiserver.members.map((m) => `${p.host(m)}:${t.apiserver.securePort}`) }],
+        ...(p.dockerDns
+          ? {
+              // Every address Docker's DNS answers for the service (each replica, however many
+              // `--scale` made), checked against the name the shared serving certificate carries.
+              tls_config: { ca_file: f.caCert, cert_file: f.monitoringCert, key_file: f.monitoringKey, server_name: t.apiserver.service },
+              dns_sd_configs: [{ names: [t.apiserver.service], type: 'A', port: t.apiserver.securePort, refresh_interval: '5s' }],
+            }
+          : {
+              tls_config: { ca_file: f.caCert, cert_file: f.monitoringCert, key_file: f.monitoringKey },
+              static_configs: [{ targets: apiserverMembers(t).map((m) => `${p.host(m)}:${t.apiserver.securePort}`) }],
+            }),
       },
       {
         // Their serving certificate is self-signed in memory at start-up (no --tls-cert-file), and

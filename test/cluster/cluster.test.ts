@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { which } from '../../deploy/cluster/options';
 import type { LocalCluster } from '../../deploy/cluster/runner';
 import { etcdctlTlsFlags } from '../../deploy/render/commands';
-import { etcdClientUrl, pkiFiles, topology } from '../../deploy/topology';
+import { apiserverMembers, etcdClientUrl, pkiFiles, topology } from '../../deploy/topology';
 import { freePort } from '../../lib/etcd/testing/etcdServer';
 import { configMapsPath, csrCount, runFaults, watcherCount, writes, certificatesOf, type FaultRun } from './faults';
 import { exportedNames } from '../../deploy/monitoring/metricNames';
@@ -56,7 +56,7 @@ describe('Prometheus scraping the cluster', () => {
     const jobs = list.map((t) => `${t.labels.job} ${t.labels.instance}`).sort();
     expect(jobs).toEqual(
       [
-        ...instances(topology.apiserver.members, topology.apiserver.securePort).map((i) => `apiserver ${i}`),
+        ...instances(apiserverMembers(topology), topology.apiserver.securePort).map((i) => `apiserver ${i}`),
         ...instances(topology.controllerManager.members, topology.controllerManager.securePort).map((i) => `controller-manager ${i}`),
         ...instances(topology.etcd.members, topology.etcd.metricsPort).map((i) => `etcd ${i}`),
       ].sort(),
@@ -68,11 +68,11 @@ describe('Prometheus scraping the cluster', () => {
     const result = await query(prom(), q);
     log(`query ${q}:`);
     for (const s of result) log(`  ${JSON.stringify(s.metric)} ${s.value[1]}`);
-    expect(result.map((s) => s.metric.instance).sort()).toEqual(instances(topology.apiserver.members, topology.apiserver.securePort));
+    expect(result.map((s) => s.metric.instance).sort()).toEqual(instances(apiserverMembers(topology), topology.apiserver.securePort));
   });
 
   test('storage objects and watch-cache metrics from every replica', async () => {
-    const replicas = instances(topology.apiserver.members, topology.apiserver.securePort);
+    const replicas = instances(apiserverMembers(topology), topology.apiserver.securePort);
     for (const metric of ['apiserver_storage_objects', 'apiserver_watch_cache_events_received_total', 'apiserver_watch_cache_resource_version']) {
       expect({ metric, instances: await byInstance(`count by (instance) (${metric})`) }).toEqual({ metric, instances: replicas });
     }
@@ -118,7 +118,7 @@ describe('Prometheus scraping the cluster', () => {
   test('every metric name the rules and the Grafana dashboard query is exported by the servers', async () => {
     const monitoring = new ClusterClient(pki(), client.base, 'monitoring');
     const texts = [
-      ...(await Promise.all(topology.apiserver.members.map(async (m) => (await monitoring.request('GET', '/metrics', undefined, { base: `https://${c.address(m)}:${topology.apiserver.securePort}` })).body))),
+      ...(await Promise.all(apiserverMembers(topology).map(async (m) => (await monitoring.request('GET', '/metrics', undefined, { base: `https://${c.address(m)}:${topology.apiserver.securePort}` })).body))),
       ...(await Promise.all(topology.controllerManager.members.map(async (m) => (await getText(`https://${c.address(m)}:${topology.controllerManager.securePort}/metrics`)).body))),
       ...(await Promise.all(topology.etcd.members.map(async (m) => (await getText(`http://${c.address(m)}:${topology.etcd.metricsPort}/metrics`)).body))),
     ];

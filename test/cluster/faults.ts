@@ -3,7 +3,7 @@
 // member is cut off the network and restored, and the leading controller manager is killed with
 // 50 approved CSRs pending. Returns what happened; the test asserts on it.
 import type { LocalCluster } from '../../deploy/cluster/runner';
-import { topology } from '../../deploy/topology';
+import { apiserverMembers, topology } from '../../deploy/topology';
 import { clientUsages, csrManifest, csrPath, signers } from '../e2e/support/csrs';
 import { makeCsr } from '../e2e/support/openssl';
 import { getText, sleep, until, type ClusterClient } from './support/client';
@@ -127,7 +127,7 @@ async function faults(c: LocalCluster, client: ClusterClient, log: (line: string
 
   // 1. SIGKILL one apiserver host, then start it again.
   await writtenAtLeast(gates[0].at);
-  const victim = topology.apiserver.members[1];
+  const victim = apiserverMembers(topology)[1];
   const killedAt = Date.now();
   await c.kill(victim, 'SIGKILL');
   log(`fault: SIGKILLed ${victim}`);

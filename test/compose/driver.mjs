@@ -3,7 +3,8 @@
 // with the admin identity of the PKI volume's admin.kubeconfig. Plain Node, no dependencies.
 //
 //   node driver.mjs smoke WORKDIR       namespace, ServiceAccount, CSR approved and issued, a watch
-//                                       on apiserver-1 seeing writes made through the others
+//                                       on one replica seeing writes made through the others (each
+//                                       replica an address Docker's DNS gives for `apiserver`)
 //   node driver.mjs load WORKDIR        a writer (a ConfigMap every 100 ms through the balancer) and
 //                                       a watcher (through the balancer, resuming from its last
 //                                       resourceVersion) until WORKDIR/stop appears; then checks
@@ -11,6 +12,7 @@
 // Results are printed as one JSON line starting with "RESULT ".
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import { lookup } from 'node:dns/promises';
 
 const [mode, work] = process.argv.slice(2);
 const kubeconfig = readFileSync(process.env.KUBECONFIG_FILE ?? '/var/lib/svc/pki/admin.kubeconfig', 'utf8');
@@ -21,9 +23,12 @@ const ns = 'compose-ci';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.error(new Date().toISOString(), ...a);
 
+// Replicas are reached by address: their shared serving certificate names the service.
+const servername = 'apiserver';
+
 function request(base, method, path, body) {
   return new Promise((resolve, reject) => {
-    const req = https.request(`${base}${path}`, { method, agent, timeout: 10000, headers: { 'content-type': 'application/json' } }, (res) => {
+    const req = https.request(`${base}${path}`, { method, agent, servername, timeout: 10000, headers: { 'content-type': 'application/json' } }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => resolve({ status: res.statusCode, json: () => JSON.parse(text), text }));
@@ -44,7 +49,7 @@ async function must(base, method, path, body, ok = [200, 201]) {
 function watch(base, path, onEvent) {
   let req;
   const done = new Promise((resolve, reject) => {
-    req = https.get(`${base}${path}`, { agent }, (res) => {
+    req = https.get(`${base}${path}`, { agent, servername }, (res) => {
       if (res.statusCode !== 200) { res.resume(); reject(new Error(`watch ${res.statusCode}`)); return; }
       let buf = '';
       res.on('data', (d) => {
@@ -79,21 +84,24 @@ async function smoke() {
     if (!issued) await sleep(100);
   }
   if (!issued) throw new Error('the CSR was approved but no certificate was issued in 60 s');
-  // A watch on one replica sees writes made through the two others.
+  // A watch on one replica sees writes made through the others.
+  const replicas = (await lookup('apiserver', { all: true, family: 4 })).map((a) => `https://${a.address}:6443`).sort();
+  if (replicas.length < 2) throw new Error(`Docker's DNS gives ${replicas.length} replica(s) for apiserver`);
+  const [watched, ...others] = replicas;
   const seen = new Set();
-  const rv = (await must('https://apiserver-1:6443', 'GET', `/api/v1/namespaces/${ns}/configmaps`)).json().metadata.resourceVersion;
-  const w = watch('https://apiserver-1:6443', `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}`, (e) => seen.add(e.object.metadata.name));
+  const rv = (await must(watched, 'GET', `/api/v1/namespaces/${ns}/configmaps`)).json().metadata.resourceVersion;
+  const w = watch(watched, `/api/v1/namespaces/${ns}/configmaps?watch=1&resourceVersion=${rv}`, (e) => seen.add(e.object.metadata.name));
   const names = [];
   for (let i = 0; i < 20; i++) {
     const name = `across-${i}`;
-    await must(`https://apiserver-${2 + (i % 2)}:6443`, 'POST', `/api/v1/namespaces/${ns}/configmaps`, cm(name), [201]);
+    await must(others[i % others.length], 'POST', `/api/v1/namespaces/${ns}/configmaps`, cm(name), [201]);
     names.push(name);
   }
   for (let i = 0; i < 100 && names.some((n) => !seen.has(n)); i++) await sleep(100);
   w.stop();
   const missing = names.filter((n) => !seen.has(n));
-  if (missing.length) throw new Error(`the watch on apiserver-1 missed ${missing.join(',')}`);
-  console.log(`RESULT ${JSON.stringify({ smoke: 'ok', csrIssued: true, watchedAcross: names.length, ms: Date.now() - t0 })}`);
+  if (missing.length) throw new Error(`the watch on ${watched} missed ${missing.join(',')}`);
+  console.log(`RESULT ${JSON.stringify({ smoke: 'ok', csrIssued: true, replicas: replicas.length, watchedAcross: names.length, ms: Date.now() - t0 })}`);
 }
 
 async function load() {

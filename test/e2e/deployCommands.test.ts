@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { load } from 'js-yaml';
 import { renderCompose } from '../../deploy/render/compose';
 import { probeScript } from '../../deploy/render/probe';
-import { topology, type Topology } from '../../deploy/topology';
+import { apiserverMembers, topology, type Topology } from '../../deploy/topology';
 import { findEtcdBinary } from '../../lib/etcd/testing/etcdServer';
 import { ApiServerProcess, eventually, freePort, repoRoot, reservedPort } from './support/apiserver';
 
@@ -81,7 +81,7 @@ function etcdHealthcheck(): Promise<number> {
 beforeAll(async () => {
   // Held until each replica starts: the PKI init and etcd take seconds, and a port merely found
   // free was once taken meanwhile (EADDRINUSE).
-  const reserved = await Promise.all(topology.apiserver.members.map(() => reservedPort()));
+  const reserved = await Promise.all(apiserverMembers(topology).map(() => reservedPort()));
   const ports = reserved.map((r) => r.port);
   // The PKI writer, pointed at the first replica instead of the load balancer.
   // pki-init is `sh -c <script> pki-init <svc-certs flags>`: the script runs svc-certs with those
@@ -116,8 +116,8 @@ beforeAll(async () => {
     return (await etcdHealthcheck()) === 0;
   }, 30_000, "etcd-1's compose healthcheck");
 
-  topology.apiserver.members.forEach((m, i) => {
-    const [, ...args] = withFlags(services[m].command, { 'etcd-servers': etcdEndpoint, 'bind-address': '127.0.0.1', 'secure-port': String(ports[i]) });
+  apiserverMembers(topology).forEach((m, i) => {
+    const [, ...args] = withFlags(services[topology.apiserver.service].command, { 'etcd-servers': etcdEndpoint, 'bind-address': '127.0.0.1', 'secure-port': String(ports[i]) });
     // ApiServerProcess adds --etcd-servers, --bind-address, --secure-port and the TLS files itself.
     const rest = args.filter((a) => !/^--(etcd-servers|bind-address|secure-port|tls-cert-file|tls-private-key-file|client-ca-file)=/.test(a));
     replicas.push(new ApiServerProcess(mkdtempSync(join(dir, `${m}-`)), ports[i], etcdEndpoint, rest, pkiDir));
@@ -154,8 +154,8 @@ test('etcd refuses a client without a certificate from the etcd CA (the cluster 
 });
 
 test("the image's healthcheck passes on every replica's /livez", async () => {
-  for (const [i, m] of topology.apiserver.members.entries()) {
-    expect(await probe(services[m], `https://127.0.0.1:${replicas[i].port}/livez`)).toBe(0);
+  for (const [i, m] of apiserverMembers(topology).entries()) {
+    expect(await probe(services[topology.apiserver.service], `https://127.0.0.1:${replicas[i].port}/livez`)).toBe(0);
   }
 });
 

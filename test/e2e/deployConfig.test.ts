@@ -37,7 +37,7 @@ test('docker-compose sees every service of the topology', async () => {
   const expected = [
     ...topology.etcd.members,
     topology.pkiInit.name,
-    ...topology.apiserver.members,
+    topology.apiserver.service,
     topology.loadBalancer.name,
     ...topology.controllerManager.members,
     topology.prometheus.name,
