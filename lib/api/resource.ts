@@ -30,6 +30,11 @@ export interface ResourceInfo {
    * stored in; absent: this version. Every read sets apiVersion to the served version.
    */
   storageVersion?: string;
+  /**
+   * Where its objects live under the etcd prefix; absent: the resource name (upstream's built-in
+   * kinds). CRDs and custom resources: `<group>/<resource>`.
+   */
+  storagePath?: string;
 }
 
 export function apiVersionOf(r: { group: string; version: string }): string {

@@ -1,5 +1,6 @@
 // The one place that knows the storage key layout (DESIGN.md §2.2, watch-and-list.md §1):
-// <prefix>/<resource>/[<namespace>/]<name>, built-in resources without their group.
+// <prefix>/<resource>/[<namespace>/]<name>, built-in resources without their group; custom
+// resources (and CRDs) under <prefix>/<group>/<resource>/ (ResourceInfo.storagePath).
 import type { ResourceInfo } from '../api';
 
 export class KeyLayout {
@@ -10,7 +11,7 @@ export class KeyLayout {
 
   /** Prefix of every object of the resource, ending in '/'. */
   get root(): string {
-    return `${this.prefix.replace(/\/+$/, '')}/${this.resource.resource}/`;
+    return `${this.prefix.replace(/\/+$/, '')}/${this.resource.storagePath ?? this.resource.resource}/`;
   }
 
   /** Prefix of a collection: one namespace, or all objects when namespace is ''. */
