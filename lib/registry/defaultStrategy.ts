@@ -41,6 +41,7 @@ export abstract class DefaultStrategy<T extends ApiObject = ApiObject> implement
   // Absent unless a kind has them (declared only, so a kind's own are overrides).
   declare readonly tableColumns?: readonly TableColumn<T>[];
   declare readonly resetFields?: readonly (readonly string[])[];
+  declare readonly standardFinalizers?: readonly string[] | false;
   applyDefaults?(obj: T): void;
   warningsOnCreate?(ctx: RequestContext, obj: T): string[];
   warningsOnUpdate?(ctx: RequestContext, obj: T, old: T): string[];

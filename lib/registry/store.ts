@@ -247,6 +247,7 @@ export class GenericStore {
       ...validateObjectMeta(obj.metadata ?? {}, {
         namespaced: this.resource.namespaced,
         nameFn: (n, prefix) => this.strategy.validateName(n, prefix),
+        standardFinalizers: this.strategy.standardFinalizers,
       }),
       ...this.strategy.validate(ctx, obj),
     ];
@@ -332,7 +333,7 @@ export class GenericStore {
       strategy.prepareForUpdate(ctx, obj, old);
       applyOwnership(obj, ownership);
       const errs: FieldError[] = [
-        ...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}),
+        ...validateObjectMetaUpdate(obj.metadata ?? {}, old.metadata ?? {}, { standardFinalizers: this.strategy.standardFinalizers }),
         ...strategy.validateUpdate(ctx, obj, old),
       ];
       if (errs.length) throw errors.invalid(this.groupKind, name, errs);

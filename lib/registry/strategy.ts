@@ -80,6 +80,12 @@ export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrateg
   hasPendingFinalizers?(obj: T): boolean;
   /** The body returned by a DELETE that removed the object: the object itself, or a Status. */
   readonly deleteReturnsObject: boolean;
+  /**
+   * The core API's finalizer-name rule (a name without '/' must be a standard one), which
+   * k8s.io/kubernetes' kinds add to apimachinery's; false for kinds validated by apimachinery
+   * alone (CRDs, custom resources: any qualified name). Absent: the core rule.
+   */
+  readonly standardFinalizers?: readonly string[] | false;
   /** Table columns (upstream's printer columns); absent = the default table (Name, Created At). */
   readonly tableColumns?: readonly TableColumn<T>[];
 }

@@ -1,0 +1,33 @@
+// A served version of a CRD as a ResourceInfo: the names it was accepted under
+// (status.acceptedNames, as upstream serves), its scope, verbs and subresources, stored under
+// <group>/<plural> in the CRD's storage version.
+import type { ObjectSchema, ResourceInfo, SubresourceInfo } from '../../api';
+import { type Crd, storageVersionOf } from './crd';
+
+const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+export function customResourceInfo(crd: Crd, version: string, schema: ObjectSchema, autoscalingGroup = 'autoscaling'): ResourceInfo {
+  const names = crd.status?.acceptedNames ?? {};
+  const group = crd.spec?.group ?? '';
+  const plural = names.plural ?? '';
+  const v = crd.spec?.versions?.find((x) => x.name === version);
+  const subresources: SubresourceInfo[] = [];
+  if (v?.subresources?.status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+  if (v?.subresources?.scale) subresources.push({ name: 'scale', verbs: ['get', 'patch', 'update'], kind: { group: autoscalingGroup, version: 'v1', kind: 'Scale' } });
+  const storage = storageVersionOf(crd);
+  return {
+    group,
+    version,
+    kind: names.kind ?? '',
+    listKind: names.listKind ?? `${names.kind ?? ''}List`,
+    resource: plural,
+    singular: names.singular ?? '',
+    shortNames: names.shortNames ?? [],
+    namespaced: crd.spec?.scope === 'Namespaced',
+    verbs: crd.metadata?.deletionTimestamp ? verbs.filter((x) => x !== 'create' && x !== 'patch' && x !== 'update') : verbs,
+    schema,
+    subresources,
+    storagePath: `${group}/${plural}`,
+    ...(storage && storage !== version ? { storageVersion: storage } : {}),
+  };
+}
