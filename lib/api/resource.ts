@@ -19,6 +19,8 @@ export interface ResourceInfo {
   resource: string;
   singular: string;
   shortNames: readonly string[];
+  /** Groupings clients expand (`kubectl get all`, a CRD's `names.categories`). */
+  categories?: readonly string[];
   namespaced: boolean;
   verbs: readonly string[];
   schema: ObjectSchema;
@@ -35,6 +37,11 @@ export interface ResourceInfo {
    * kinds). CRDs and custom resources: `<group>/<resource>`.
    */
   storagePath?: string;
+  /**
+   * Served as upstream serves custom resources (unstructured objects): no Protobuf form of the
+   * objects (only of PartialObjectMetadata), no strategic merge patch.
+   */
+  unstructured?: boolean;
 }
 
 export function apiVersionOf(r: { group: string; version: string }): string {

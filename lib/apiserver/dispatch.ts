@@ -219,6 +219,7 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
       tables: isStored(served) && !(info.verb === 'create' && info.subresource !== ''),
       watch: info.verb === 'watch',
       cbor: cfg.features.isEnabled('CBORServingAndStorage'),
+      protobufObjects: !served.info.unstructured,
     });
     chosen.schemas = cfg.resources.schemaForKind;
     output = chosen;

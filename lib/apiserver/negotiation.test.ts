@@ -59,6 +59,23 @@ describe('chooseOutput', () => {
     });
   });
 
+  // Custom resources (upstream's unstructured serializer): a plain Protobuf clause is skipped,
+  // PartialObjectMetadata may still be Protobuf, and Protobuf alone is a 406 that lists it.
+  test.each<[string, Parameters<typeof chooseOutput>[2], string]>([
+    ['application/vnd.svc.protobuf, application/json', { tables: true, protobufObjects: false }, 'application/json'],
+    ['application/vnd.svc.protobuf;as=PartialObjectMetadata;v=v1;g=meta.svc.io', { tables: true, protobufObjects: false }, 'application/vnd.svc.protobuf'],
+    ['application/vnd.svc.protobuf;stream=watch, application/json;stream=watch', { watch: true, protobufObjects: false }, 'application/json'],
+    ['application/vnd.svc.protobuf, application/json', { tables: true }, 'application/vnd.svc.protobuf'],
+  ])('objects without a Protobuf form: Accept %p (%p) → %s', (accept, opts, want) => {
+    expect(chooseOutput(accept, false, opts)).toMatchObject({ mediaType: want });
+  });
+
+  test('objects without a Protobuf form: a Protobuf-only Accept → 406 listing Protobuf', () => {
+    expect(() => chooseOutput('application/vnd.svc.protobuf', false, { tables: true, protobufObjects: false })).toThrow(
+      'only the following media types are accepted: application/json, application/yaml, application/vnd.svc.protobuf',
+    );
+  });
+
   test('a Table-only Accept on an endpoint without tables → 406', () => {
     expect(() => chooseOutput('application/json;as=Table;v=v1;g=meta.k8s.io', false, { tables: false })).toThrow(/only the following media types/);
   });

@@ -52,6 +52,11 @@ export interface ChooseOptions {
   protobuf?: boolean;
   /** CBOR is offered (the CBORServingAndStorage gate). Default false. */
   cbor?: boolean;
+  /**
+   * The objects themselves have a Protobuf form (default). False for custom resources: Protobuf
+   * is still listed and serves PartialObjectMetadata, but a plain Protobuf clause is skipped.
+   */
+  protobufObjects?: boolean;
 }
 
 const partialKinds: readonly string[] = ['PartialObjectMetadata', 'PartialObjectMetadataList'];
@@ -63,7 +68,7 @@ const chosenCapacity = 256;
 
 /** The output for a request. Conversions the endpoint does not offer skip their clause. */
 export function chooseOutput(accept: string | undefined, pretty: boolean, opts: ChooseOptions = {}): OutputFormat {
-  const key = `${opts.tables === true ? 't' : ''}${opts.watch === true ? 'w' : ''}${opts.protobuf === false ? 'n' : ''}${opts.cbor === true ? 'c' : ''}${pretty ? 'p' : ''}:${accept ?? ''}`;
+  const key = `${opts.tables === true ? 't' : ''}${opts.watch === true ? 'w' : ''}${opts.protobuf === false ? 'n' : ''}${opts.cbor === true ? 'c' : ''}${opts.protobufObjects === false ? 'u' : ''}${pretty ? 'p' : ''}:${accept ?? ''}`;
   let out = chosen.get(key);
   if (!out) {
     // Throws 406 for an unacceptable header: not remembered.
@@ -81,6 +86,7 @@ function negotiateOutput(accept: string | undefined, pretty: boolean, opts: Choo
   const supported = opts.protobuf === false ? all.filter((t) => t.format !== 'protobuf') : all;
   const r = negotiate(accept?.trim() ? accept : undefined, {
     supported,
+    allowsPlain: opts.protobufObjects === false ? (media) => media.format !== 'protobuf' : undefined,
     allowsConversion: (t, media) =>
       opts.tables === true &&
       tableGroups.includes(t.group) &&

@@ -40,6 +40,8 @@ export interface NegotiateOptions {
   supported?: readonly SupportedMediaType[];
   /** Whether `as`/`g`/`v` may ask for this conversion (Table, PartialObjectMetadata…). Default: never. */
   allowsConversion?: (target: ConversionTarget, media: SupportedMediaType) => boolean;
+  /** Whether a clause without a conversion may pick this media type. Default: always. */
+  allowsPlain?: (media: SupportedMediaType) => boolean;
   /** Whether a `stream` parameter value is allowed. Default: only "watch". */
   allowsStream?: (stream: string) => boolean;
 }
@@ -82,6 +84,7 @@ function accepts(clause: AcceptClause, media: SupportedMediaType, opts: Negotiat
     }
   }
   if (convert && !(opts.allowsConversion?.(convert, media) ?? false)) return undefined;
+  if (!convert && opts.allowsPlain && !opts.allowsPlain(media)) return undefined;
   const out: Negotiated = { format: media.format, mediaType: media.mediaType, params: { ...clause.params }, pretty: clause.params.pretty === '1' };
   if (stream) out.stream = stream;
   if (convert) out.convert = convert;

@@ -282,3 +282,36 @@ describe('/version', () => {
     expect(defaultPlatform(p, a)).toBe(want);
   });
 });
+
+describe('a resource served in several versions with categories (a CRD)', () => {
+  const widget = (version: string): ResourceInfo => ({
+    group: 'example.com',
+    version,
+    kind: 'Widget',
+    listKind: 'WidgetList',
+    resource: 'widgets',
+    singular: 'widget',
+    shortNames: ['wd'],
+    categories: ['all', 'tools'],
+    namespaced: true,
+    verbs: ['get', 'list'],
+    schema: NamespaceSchema,
+    subresources: [],
+    storageVersion: 'v1',
+  });
+  const both = [widget('v1'), widget('v1beta1')];
+
+  test('every version names the storage version in its storageVersionHash, and lists the categories', () => {
+    for (const v of ['v1', 'v1beta1']) {
+      const [entry] = apiResourceList(both, 'example.com', v)!.resources;
+      expect(entry.storageVersionHash).toBe(storageVersionHash('example.com', 'v1', 'Widget'));
+      expect(entry.categories).toEqual(['all', 'tools']);
+    }
+  });
+
+  test('aggregated discovery lists the categories too; GA first', () => {
+    const doc = aggregatedDiscovery(both, 'apis').items.find((g) => g.metadata.name === 'example.com')!;
+    expect(doc.versions.map((v) => v.version)).toEqual(['v1', 'v1beta1']);
+    expect(doc.versions[0].resources[0].categories).toEqual(['all', 'tools']);
+  });
+});

@@ -59,7 +59,8 @@ export function apiResources(r: ResourceInfo): APIResource[] {
     kind: r.kind,
     verbs: sortedVerbs(r.verbs),
     ...(r.shortNames.length ? { shortNames: [...r.shortNames] } : {}),
-    storageVersionHash: storageVersionHash(r.group, r.version, r.kind),
+    ...(r.categories?.length ? { categories: [...r.categories] } : {}),
+    storageVersionHash: storageVersionHash(r.group, r.storageVersion ?? r.version, r.kind),
   };
   const subs = r.subresources.map(
     (sub): APIResource => ({

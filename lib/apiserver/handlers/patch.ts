@@ -26,7 +26,9 @@ type PatchType = (typeof patchTypes)[number];
 
 function patchTypeOf(h: HandlerContext): PatchType {
   const cbor = h.features.isEnabled('CBORServingAndStorage');
-  const supported = cbor ? patchTypes : patchTypes.filter((t) => t !== 'application/apply-patch+cbor');
+  // Custom resources have no strategic merge patch (no patch strategies in their schemas).
+  const unstructured = h.served.info.unstructured === true;
+  const supported = patchTypes.filter((t) => (cbor || t !== 'application/apply-patch+cbor') && !(unstructured && t === 'application/strategic-merge-patch+json'));
   const ct = String(h.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if ((supported as readonly string[]).includes(ct)) return ct as PatchType;
   throw errors.unsupportedMediaType(supported.join(', '));

@@ -23,11 +23,13 @@ export function customResourceInfo(crd: Crd, version: string, schema: ObjectSche
     resource: plural,
     singular: names.singular ?? '',
     shortNames: names.shortNames ?? [],
+    ...(names.categories?.length ? { categories: names.categories } : {}),
     namespaced: crd.spec?.scope === 'Namespaced',
     verbs: crd.metadata?.deletionTimestamp ? verbs.filter((x) => x !== 'create' && x !== 'patch' && x !== 'update') : verbs,
     schema,
     subresources,
     storagePath: `${group}/${plural}`,
+    unstructured: true,
     ...(storage && storage !== version ? { storageVersion: storage } : {}),
   };
 }
