@@ -6,6 +6,7 @@ import { findResults, type JsonPathValue } from './evaluate';
 import { parseJsonPath } from './parser';
 import { executeJsonPath, printResults } from './print';
 
+
 type Case = [name: string, template: string, input: JsonPathValue, expect: string | Error];
 
 function run(cases: Case[], allowMissingKeys: boolean): void {
@@ -393,6 +394,14 @@ describe('filters, printing and bounds beyond the upstream tables', () => {
     const wide: JsonPathValue = Array.from({ length: 1000 }, (_, i) => i);
     expect(() => findResults(parseJsonPath(`{[${Array(200).fill('*').join(',')}]}`), wide)).toThrow(JsonPathLimitError);
     expect(() => findResults(parseJsonPath('{range [*]}{range @}{end}{range [*]}{end}{end}'), [wide, wide], { maxSteps: 1000 })).toThrow(JsonPathLimitError);
+  });
+
+  it('bounds the printed text', () => {
+    let chain: JsonPathValue = { s: 'x'.repeat(100) };
+    for (let i = 0; i < 200; i++) chain = { a: chain };
+    // every container printed again inside its parent: quadratic text
+    expect(() => executeJsonPath(parseJsonPath('{..}'), chain, { maxLength: 100_000 })).toThrow(JsonPathLimitError);
+    expect(executeJsonPath(parseJsonPath('{..s}'), chain, { maxLength: 100_000 })).toBe('x'.repeat(100));
   });
 
   it('limit errors are not swallowed by an exists filter', () => {

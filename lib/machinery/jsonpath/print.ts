@@ -5,6 +5,7 @@ import { goFormatFloat } from '../goFormat';
 import { goJsonQuoteString } from '../goJson';
 import { isJsonObject } from '../jsonValue';
 import { findResults, type FindOptions, type JsonPathValue } from './evaluate';
+import { JsonPathLimitError } from './errors';
 import type { ListNode } from './nodes';
 
 const byBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -39,7 +40,18 @@ export function printResults(values: readonly JsonPathValue[]): string {
   return values.map(valueText).join(' ');
 }
 
+/** Longest text executeJsonPath writes: `{..}` prints every container again under its parent. */
+export const maxPrintedLength = 8 * 1024 * 1024;
+
 /** Execute: every part of the template found in `data` and printed, concatenated. */
-export function executeJsonPath(template: ListNode, data: JsonPathValue, opts: FindOptions = {}): string {
-  return findResults(template, data, opts).map(printResults).join('');
+export function executeJsonPath(template: ListNode, data: JsonPathValue, opts: FindOptions & { maxLength?: number } = {}): string {
+  const max = opts.maxLength ?? maxPrintedLength;
+  let out = '';
+  for (const values of findResults(template, data, opts)) {
+    for (let i = 0; i < values.length; i++) {
+      out += (i > 0 ? ' ' : '') + valueText(values[i]);
+      if (out.length > max) throw new JsonPathLimitError(`jsonpath output is longer than ${max} characters`);
+    }
+  }
+  return out;
 }
