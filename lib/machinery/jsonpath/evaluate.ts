@@ -7,7 +7,7 @@ import { goFormatFloat, goFormatValue, goKind, goTypeNames } from '../goFormat';
 import { getOwn, hasOwn, isJsonObject, type JsonValue } from '../jsonValue';
 import { GoFloat, compareWith } from './compare';
 import { JsonPathError, JsonPathLimitError } from './errors';
-import type { JsonPathNode, ListNode } from './nodes';
+import type { JsonPathNode, ListNode, SliceParam } from './nodes';
 
 /** A value found: decoded JSON (bytes of a string's wildcard are numbers). */
 export type JsonPathValue = JsonValue;
@@ -164,7 +164,7 @@ class Evaluation {
     return { values: results };
   }
 
-  private evalArray(input: Value[], params: readonly [{ value: number; known: boolean; derived: boolean }, { value: number; known: boolean; derived: boolean }, { value: number; known: boolean; derived: boolean }]): Out {
+  private evalArray(input: Value[], params: readonly [SliceParam, SliceParam, SliceParam]): Out {
     const result: Value[] = [];
     for (const v of input) {
       if (isNil(v)) continue;
