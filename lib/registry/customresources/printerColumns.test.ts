@@ -3,7 +3,7 @@
 // column of apiserver/helpers.go.
 import type { ApiObject } from '../../api';
 import { nameColumn, tableRows } from '../tableColumns';
-import { cellForJsonValue, printerColumns, printerColumnsError, type AdditionalPrinterColumn } from './printerColumns';
+import { cellForJsonValue, printerColumns, printerColumnsError, scalePrinterColumns, type AdditionalPrinterColumn } from './printerColumns';
 
 const now = new Date('2026-01-10T10:00:00Z');
 const col = (type: string, jsonPath: string, extra: Partial<AdditionalPrinterColumn> = {}): AdditionalPrinterColumn => ({ name: 'C', type, jsonPath, ...extra });
@@ -159,5 +159,20 @@ describe('upstream Test_convertor_ConvertToTable (additional columns)', () => {
   it('multiple integer values: lists are no integer', () => {
     const p = paths.map((x) => x.replace('servers', 'foo').replaceAll('hosts', 'bar'));
     expect(row(p.map((x) => col('integer', x)), foo)).toEqual(['blah', 1, null, null, null]);
+  });
+});
+
+describe('scalePrinterColumns (getScaleColumnsForVersion)', () => {
+  it('Desired and Available from the Scale object when the paths are set, Age always', () => {
+    const scale = { metadata: { name: 's', creationTimestamp: '2026-01-10T09:59:00Z' }, spec: { replicas: 3 }, status: { replicas: 2 } };
+    const cols = scalePrinterColumns({ specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' });
+    expect(cols.map((c) => [c.definition.name, c.definition.type, c.definition.description.slice(0, 26)])).toEqual([
+      ['Name', 'string', nameColumn.definition.description.slice(0, 26)],
+      ['Desired', 'integer', 'Number of desired replicas'],
+      ['Available', 'integer', 'Number of actual replicas'],
+      ['Age', 'date', 'CreationTimestamp is a tim'],
+    ]);
+    expect(tableRows(cols, [scale as unknown as ApiObject], now)[0].cells).toEqual(['s', 3, 2, '60s']);
+    expect(scalePrinterColumns({ specReplicasPath: '.spec.size' }).map((c) => c.definition.name)).toEqual(['Name', 'Desired', 'Age']);
   });
 });

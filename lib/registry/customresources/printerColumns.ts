@@ -127,3 +127,15 @@ export function printerColumns(columns: readonly AdditionalPrinterColumn[]): Tab
 export function printerColumnsError(columns: readonly AdditionalPrinterColumn[]): string | undefined {
   return build(columns).error;
 }
+
+/**
+ * getScaleColumnsForVersion: the columns of the /scale subresource's Table (the Scale object's
+ * replicas, whatever the custom resource's own paths are), Age last.
+ */
+export function scalePrinterColumns(scale: { specReplicasPath?: string; statusReplicasPath?: string }): TableColumn[] {
+  const cols: AdditionalPrinterColumn[] = [];
+  if (scale.specReplicasPath) cols.push({ name: 'Desired', type: 'integer', description: 'Number of desired replicas', jsonPath: '.spec.replicas' });
+  if (scale.statusReplicasPath) cols.push({ name: 'Available', type: 'integer', description: 'Number of actual replicas', jsonPath: '.status.replicas' });
+  cols.push(...defaultPrinterColumns);
+  return printerColumns(cols);
+}
