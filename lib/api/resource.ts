@@ -19,6 +19,8 @@ export interface ResourceInfo {
   resource: string;
   singular: string;
   shortNames: readonly string[];
+  /** Groupings clients expand (kubectl get all, api-extensions); absent: none. */
+  categories?: readonly string[];
   namespaced: boolean;
   verbs: readonly string[];
   schema: ObjectSchema;

@@ -27,6 +27,7 @@ export function resourceDiscovery(r: ResourceInfo): APIResourceDiscovery {
     singularResource: r.singular,
     verbs: [...r.verbs].sort(),
     ...(r.shortNames.length ? { shortNames: [...r.shortNames] } : {}),
+    ...(r.categories?.length ? { categories: [...r.categories] } : {}),
     ...(subresources.length ? { subresources } : {}),
   };
 }

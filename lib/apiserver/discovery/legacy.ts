@@ -59,6 +59,7 @@ export function apiResources(r: ResourceInfo): APIResource[] {
     kind: r.kind,
     verbs: sortedVerbs(r.verbs),
     ...(r.shortNames.length ? { shortNames: [...r.shortNames] } : {}),
+    ...(r.categories?.length ? { categories: [...r.categories] } : {}),
     storageVersionHash: storageVersionHash(r.group, r.version, r.kind),
   };
   const subs = r.subresources.map(

@@ -1,0 +1,2 @@
+export * from './jsonSchemaProps';
+export * from './customResourceDefinition';
