@@ -77,3 +77,34 @@ describe('CustomResourceDefinition protobuf', () => {
     expect(json).toMatchObject(crd);
   });
 });
+
+describe('CustomResourceDefinition JSON shape', () => {
+  it("drops Go's plain bools and ints with omitempty when false or 0, keeps pointers", () => {
+    const json = normalize(
+      {
+        metadata: {},
+        spec: {
+          preserveUnknownFields: false,
+          versions: [
+            {
+              name: 'v1',
+              deprecated: false,
+              additionalPrinterColumns: [{ name: 'n', type: 'string', jsonPath: '.a', priority: 0 }],
+              schema: { openAPIV3Schema: { type: 'object', nullable: false, uniqueItems: false, maxLength: 0, 'x-kubernetes-preserve-unknown-fields': false, 'x-kubernetes-int-or-string': false } },
+            },
+          ],
+        },
+      },
+      CustomResourceDefinitionSchema,
+    ) as { spec: Record<string, unknown> & { versions: Record<string, unknown>[] } };
+    expect(json.spec).not.toHaveProperty('preserveUnknownFields');
+    const v = json.spec.versions[0];
+    expect(v).toEqual({
+      name: 'v1',
+      served: false,
+      storage: false,
+      schema: { openAPIV3Schema: { type: 'object', maxLength: 0, 'x-kubernetes-preserve-unknown-fields': false } },
+      additionalPrinterColumns: [{ name: 'n', type: 'string', jsonPath: '.a' }],
+    });
+  });
+});
