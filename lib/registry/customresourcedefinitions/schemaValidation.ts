@@ -2,12 +2,13 @@
 // (apiextensions validation.go): the keywords a CRD schema may use, the root restrictions with a
 // status subresource, the structural rules, list and map extensions, defaults and the static
 // parts of x-kubernetes-validations. Properties are visited in sorted order (upstream: Go's map order).
-// Not done here: compiling the CEL rules and their cost estimates, fieldPath resolution.
+// Not done here: compiling the CEL rules and their cost estimates.
 import type { JSONSchemaProps } from '../../api';
 import { fieldErr, type FieldError } from '../../machinery/fieldErrors';
 import { validateDefaults } from './defaultValues';
 import type { CustomResourceValidation } from './internalSpec';
 import { asSchema, entries, hasItems, itemsList, itemsSchema, maxSchemaDepth, schemaOrBool } from './schemaWalk';
+import { resolveFieldPath } from './selectableFields';
 import { structuralConversionError, validateStructural } from './structural';
 
 export interface SchemaValidationOptions {
@@ -129,6 +130,10 @@ function validationRuleErrors(s: JSONSchemaProps, path: string): FieldError[] {
     const fieldPath = r.fieldPath ?? '';
     if (fieldPath.length > 0 && !fieldPath.trim()) errs.push(fieldErr.invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must be non-empty if specified'));
     if (hasNewlines(fieldPath)) errs.push(fieldErr.invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must not contain line breaks'));
+    // Upstream resolves the path only where the node reads as structural.
+    if (fieldPath.length > 0 && structuralConversionError(s) === undefined && typeof resolveFieldPath(fieldPath, s, true) === 'string') {
+      errs.push(fieldErr.invalid(`${p}.fieldPath`, fieldPath, 'fieldPath must be a valid path'));
+    }
   });
   return errs;
 }

@@ -125,6 +125,10 @@ describe('ValidateCustomResourceDefinition', () => {
     ['rule reasons', (c) => (prop(c, 'spec')['x-kubernetes-validations'] = [{ rule: 'true', reason: 'Nope' }]), [
       `${R}.properties[spec].x-kubernetes-validations[0].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
     ]],
+    ['rule fieldPaths must resolve', (c) => (prop(c, 'spec')['x-kubernetes-validations'] = [{ rule: 'true', fieldPath: ".replicas" }, { rule: 'true', fieldPath: "['cronSpec']" }, { rule: 'true', fieldPath: '.nope' }, { rule: 'true', fieldPath: "['a\\q']" }]), [
+      `${R}.properties[spec].x-kubernetes-validations[2].fieldPath: Invalid value: ".nope": fieldPath must be a valid path`,
+      `${R}.properties[spec].x-kubernetes-validations[3].fieldPath: Invalid value: "['a\\\\q']": fieldPath must be a valid path`,
+    ]],
     ['status subresource: only some keywords at the root', (c) => { c.spec!.versions![0].subresources = { status: {} }; root(c).minProperties = 1; }, [
       `${R}: Invalid value: ${JSON.stringify({ type: 'object', properties: specSchema().properties, minProperties: 1 })}: only [Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations] fields are allowed at the root of the schema if the status subresource is enabled`,
     ]],
@@ -149,6 +153,10 @@ describe('ValidateCustomResourceDefinition', () => {
       'spec.selectableFields[4].jsonPath: Invalid value: ".spec.nope": is an invalid path: does not refer to a valid field',
       'spec.selectableFields[5].jsonPath: Invalid value: "spec": is an invalid path: expected [ or . but got: spec',
       'spec.selectableFields[6].jsonPath: Required value',
+    ]],
+    ['selectable fields: no array notation', (c) => (c.spec!.versions![0].selectableFields = [{ jsonPath: ".spec['cronSpec']" }, { jsonPath: '.' }]), [
+      `spec.selectableFields[0].jsonPath: Invalid value: ".spec['cronSpec']": is an invalid path: array notation is not allowed`,
+      'spec.selectableFields[1].jsonPath: Invalid value: ".": is an invalid path: unexpected end of JSON path',
     ]],
     ['selectable fields under metadata', (c) => { root(c).properties!.metadata = { type: 'object', properties: { name: { type: 'string' } } }; c.spec!.versions![0].selectableFields = [{ jsonPath: '.metadata.name' }]; }, [
       'spec.selectableFields[0].jsonPath: Invalid value: ".metadata.name": must not point to fields in metadata',
