@@ -104,6 +104,14 @@ describe('apiextensions.svc.io/v1 served', () => {
     expect(Object.keys(props.properties ?? {})).toEqual(expect.arrayContaining(['properties', 'items', 'x-kubernetes-validations', '$ref']));
   });
 
+  test('OpenAPI v2 has its paths, in JSON and in the protobuf kubectl ≤ 1.28 reads', async () => {
+    const v2 = await call('GET', '/openapi/v2');
+    expect(Object.keys(v2.json<{ paths: object }>().paths)).toContain('/apis/apiextensions.svc.io/v1/customresourcedefinitions/{name}/status');
+    const pb = await call('GET', '/openapi/v2', undefined, { Accept: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' });
+    expect(pb.status).toBe(200);
+    expect(pb.body).toContain('io.svc.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps');
+  });
+
   test('create answers the defaulted object with its reset status; GET reads it back', async () => {
     const created = await call('POST', base, { ...crd(), status: { storedVersions: ['v9'] } });
     expect(created.status).toBe(201);

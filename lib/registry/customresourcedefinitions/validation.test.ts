@@ -1,6 +1,6 @@
 // ValidateCustomResourceDefinition's rules with upstream's (1.32) paths and messages: a good CRD
 // passes, each broken one is refused with exactly the listed errors.
-import { labelDomain, type CustomResourceDefinition, type JSONSchemaProps } from '../../api';
+import { labelDomain, productDomain, type CustomResourceDefinition, type JSONSchemaProps } from '../../api';
 import { renderFieldError } from '../../machinery/fieldErrors';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../machinery/validation/names';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './validation';
@@ -44,6 +44,10 @@ describe('ValidateCustomResourceDefinition', () => {
 
   const cases: [string, (c: CRD) => void, string[]][] = [
     ['name must be plural.group', (c) => (c.metadata!.name = 'crontab.stable.example.com'), ['metadata.name: Invalid value: "crontab.stable.example.com": must be spec.names.plural+"."+spec.group']],
+    ['a generated name never matches', (c) => Object.assign(c.metadata!, { generateName: 'crontabs-', name: 'crontabs-x1x2x' }), [
+      'metadata.generateName: Invalid value: "crontabs-": must be spec.names.plural+"."+spec.group',
+      'metadata.name: Invalid value: "crontabs-x1x2x": must be spec.names.plural+"."+spec.group',
+    ]],
     ['group required', (c) => { c.spec!.group = ''; c.metadata!.name = 'crontabs.'; }, ['spec.group: Required value']],
     ['group needs a dot', (c) => { c.spec!.group = 'example'; c.metadata!.name = 'crontabs.example'; }, ['spec.group: Invalid value: "example": should be a domain with at least one dot']],
     ['scope required', (c) => (c.spec!.scope = ''), ['spec.scope: Required value']],
@@ -241,6 +245,35 @@ describe('ValidateCustomResourceDefinition', () => {
     delete v2.schema!.openAPIV3Schema!.properties!.spec.properties!.replicas.type;
     crd.spec!.versions!.push(v2);
     expect(render(crd)).toEqual([`spec.versions[1].schema.openAPIV3Schema.properties[spec].properties[replicas].type: Required value: must not be empty for specified object fields`]);
+  });
+
+  it('printer columns and subresources that differ per version are reported per version', () => {
+    const crd = good();
+    const v2 = structuredClone(crd.spec!.versions![0]);
+    Object.assign(v2, { name: 'v2', storage: false, additionalPrinterColumns: [{ name: 'A', type: 'text', jsonPath: '.a' }], subresources: { scale: { specReplicasPath: '.spec.r', statusReplicasPath: '.x' } } });
+    crd.spec!.versions!.push(v2);
+    expect(render(crd)).toEqual([
+      'spec.versions[1].subresources.scale.statusReplicasPath: Invalid value: ".x": should be a json path under .status',
+      'spec.versions[1].additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string',
+    ]);
+  });
+
+  it("groups under the product's own domain need approval too", () => {
+    const crd = good();
+    crd.spec!.group = `widgets.${productDomain}`;
+    crd.metadata!.name = `crontabs.widgets.${productDomain}`;
+    expect(validateCustomResourceDefinition(crd).map((e) => e.field)).toEqual([`metadata.annotations[${approval}]`]);
+  });
+
+  it('a schema nested deeper than any request can carry is walked without exhausting the stack', () => {
+    const crd = good();
+    let node = prop(crd, 'spec');
+    for (let i = 0; i < 3000; i++) {
+      const child: JSONSchemaProps = { type: 'object' };
+      node.properties = { n: child };
+      node = child;
+    }
+    expect(() => validateCustomResourceDefinition(crd)).not.toThrow();
   });
 
   it('status on one version only: the root rule applies to that version', () => {

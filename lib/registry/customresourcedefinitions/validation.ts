@@ -267,11 +267,19 @@ function validatePreserveUnknownFields(crd: CustomResourceDefinition, old: Custo
   return [];
 }
 
-/** The metadata.name rule that needs the spec (upstream's nameValidationFn). */
+/**
+ * The name rule that needs the spec (upstream's nameValidationFn, which ValidateObjectMeta also
+ * applies to generateName: a generated name can never match).
+ */
 function validateNameMatchesSpec(crd: CustomResourceDefinition): FieldError[] {
-  const name = crd.metadata?.name ?? '';
   const required = `${crd.spec?.names?.plural ?? ''}.${crd.spec?.group ?? ''}`;
-  return name === required ? [] : [fieldErr.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group')];
+  const detail = 'must be spec.names.plural+"."+spec.group';
+  const errs: FieldError[] = [];
+  const generateName = crd.metadata?.generateName ?? '';
+  if (generateName && generateName !== required) errs.push(fieldErr.invalid('metadata.generateName', generateName, detail));
+  const name = crd.metadata?.name ?? '';
+  if (name !== required) errs.push(fieldErr.invalid('metadata.name', name, detail));
+  return errs;
 }
 
 const createOptions: ValidationOptions = {
