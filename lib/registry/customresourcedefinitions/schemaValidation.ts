@@ -74,6 +74,10 @@ function standardErrors(v: Validator, s: JSONSchemaProps, path: string): FieldEr
   if (s.type === 'null') errs.push(fieldErr.forbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
   if (itemsList(s).length) errs.push(fieldErr.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
   // Go's decoder refuses other JSON here (400); the free-form model lets it through to this point.
+  for (const k of ['maximum', 'minimum', 'multipleOf'] as const) {
+    const x: unknown = s[k];
+    if (x !== undefined && x !== null && typeof x !== 'number') errs.push(fieldErr.typeInvalid(`${path}.${k}`, x, 'must be a number'));
+  }
   for (const k of ['items', 'additionalProperties', 'additionalItems'] as const) {
     const x = s[k];
     if (x !== undefined && x !== null && typeof x !== 'object' && (k === 'items' || typeof x !== 'boolean')) {

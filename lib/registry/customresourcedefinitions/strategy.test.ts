@@ -1,7 +1,7 @@
 // The CRD strategy through a GenericStore on the in-memory backend: defaults, status reset and
 // storedVersions on create, generation, what each endpoint keeps, PUT without resourceVersion.
 import { MemoryStorage } from '../../etcd/memory';
-import { customresourcedefinitions, storageVersionOf, type ApiObject, type CustomResourceDefinition } from '../../api';
+import { customresourcedefinitions, storageVersionOf, type ApiObject, type CustomResourceDefinition, type JSONSchemaProps } from '../../api';
 import { ApiError, isApiError } from '../../machinery/errors';
 import { GenericStore } from '../store';
 import type { RequestContext } from '../strategy';
@@ -59,6 +59,37 @@ describe('defaults (upstream v1 SetDefaults_*)', () => {
   it.each(cases)('%s', (_name, input, expected) => {
     applyCrdDefaults(input);
     expect(input).toEqual(expected);
+  });
+});
+
+describe('free-form schema parts in Go\'s shape', () => {
+  it('items, additionalProperties and their nested schemas keep known fields in JSONSchemaProps order', () => {
+    const crd: CRD = {
+      spec: {
+        names: { kind: 'W', singular: 'w', listKind: 'WL' },
+        conversion: { strategy: 'None' },
+        versions: [
+          {
+            name: 'v1',
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  list: { type: 'array', items: { bogus: 1, items: { zzz: true, type: 'string' }, type: 'array' } as JSONSchemaProps },
+                  map: { type: 'object', additionalProperties: { 'x-kubernetes-int-or-string': true, nope: 'x', description: 'd' } as JSONSchemaProps },
+                  open: { type: 'object', additionalProperties: true },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    applyCrdDefaults(crd);
+    const props = crd.spec!.versions![0].schema!.openAPIV3Schema!.properties!;
+    expect(JSON.stringify(props.list.items)).toBe('{"type":"array","items":{"type":"string"}}');
+    expect(JSON.stringify(props.map.additionalProperties)).toBe('{"description":"d","x-kubernetes-int-or-string":true}');
+    expect(props.open.additionalProperties).toBe(true);
   });
 });
 

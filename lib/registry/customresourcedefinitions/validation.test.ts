@@ -80,6 +80,11 @@ describe('ValidateCustomResourceDefinition', () => {
       `${R}.properties[spec].properties[replicas].type: Forbidden: type cannot be set to null, use nullable as an alternative`,
     ]],
     ['uniqueItems', (c) => (prop(c, 'spec').properties!.list = { type: 'array', items: { type: 'string' }, uniqueItems: true }), [`${R}.properties[spec].properties[list].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic`]],
+    ['bounds are numbers', (c) => (prop(c, 'spec').properties!.replicas.maximum = '5' as unknown as number), [`${R}.properties[spec].properties[replicas].maximum: Invalid value: "5": must be a number`]],
+    ['items are schemas', (c) => (prop(c, 'spec').properties!.list = { type: 'array', items: 'string' as unknown as JSONSchemaProps }), [
+      `${R}.properties[spec].properties[list].items: Required value: must be specified`,
+      `${R}.properties[spec].properties[list].items: Invalid value: "string": must be a schema or a list of schemas`,
+    ]],
     ['$ref', (c) => (prop(c, 'spec').properties!.replicas.$ref = '#/x'), [`${R}.properties[spec].properties[replicas].$ref: Forbidden: $ref is not supported`]],
     ['$schema: the structural converter, alone', (c) => (root(c).$schema = 'http://json-schema.org/draft-04/schema#'), [`${R}: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`]],
     ['preserve-unknown-fields false', (c) => (prop(c, 'spec')['x-kubernetes-preserve-unknown-fields'] = false), [`${R}.properties[spec].x-kubernetes-preserve-unknown-fields: Invalid value: false: must be true or undefined`]],
