@@ -65,6 +65,21 @@ describe('kubectl and CustomResourceDefinitions (k8s naming)', () => {
     expect(await ok(['apply', '-f', file])).toContain('unchanged');
   });
 
+  test('server-side apply creates and updates one, owning the schema fields', async () => {
+    const file = join(c.dir, 'ssatabs.yaml');
+    writeFileSync(file, crd('ssatabs', 'integer'));
+    expect(await ok(['apply', '--server-side', '-f', file])).toContain('customresourcedefinition.apiextensions.k8s.io/ssatabs.stable.example.com serverside-applied');
+    writeFileSync(file, crd('ssatabs', 'integer').replace('cronSpec: {type: string}', 'cronSpec: {type: string, maxLength: 20}'));
+    expect(await ok(['apply', '--server-side', '-f', file])).toContain('serverside-applied');
+    const obj = JSON.parse(await ok(['get', 'crd', 'ssatabs.stable.example.com', '-o', 'json', '--show-managed-fields'])) as {
+      metadata: { generation: number; managedFields: { manager: string; fieldsV1: unknown }[] };
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: { properties: Record<string, unknown> } } } } }[] };
+    };
+    expect(obj.metadata.generation).toBe(2);
+    expect(obj.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.cronSpec).toEqual({ type: 'string', maxLength: 20 });
+    expect(JSON.stringify(obj.metadata.managedFields.find((m) => m.manager === 'kubectl')?.fieldsV1)).toContain('"f:versions":{}');
+  });
+
   test('an invalid schema is refused with the upstream error', async () => {
     const file = join(c.dir, 'bad.yaml');
     writeFileSync(file, crd('badtabs', 'int'));
