@@ -1,7 +1,7 @@
 // Upstream's ValidateCustomResourceDefinition / …Update / …Status (apiextensions validation.go,
 // Kubernetes 1.32), on the internal view of the spec (internalSpec.ts) so paths match upstream's.
 // ObjectMeta's generic rules are the store's; the name rule that depends on the spec is here.
-import { labelDomain, productDomain, type CustomResourceDefinition, type CustomResourceDefinitionNames, type CustomResourceColumnDefinition, type CustomResourceSubresources, type JSONSchemaProps } from '../../api';
+import { crdConditionTrue, crdConditionTypes, labelDomain, productDomain, type CustomResourceDefinition, type CustomResourceDefinitionNames, type CustomResourceColumnDefinition, type CustomResourceSubresources, type JSONSchemaProps } from '../../api';
 import { deepEqual } from '../../machinery/deepEqual';
 import { fieldErr, type FieldError } from '../../machinery/fieldErrors';
 import { parseRequestURI } from '../../machinery/goUrl';
@@ -17,8 +17,6 @@ const printerColumnTypes = ['boolean', 'date', 'integer', 'number', 'string'];
 const printerColumnFormats = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
 const openapiV3Types = new Set(['array', 'boolean', 'integer', 'number', 'object', 'string']);
 
-export const conditionTrue = (crd: CustomResourceDefinition, type: string): boolean =>
-  (crd.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 
 /** ValidateCustomResourceDefinitionNames (spec.names and status.acceptedNames). */
 export function validateNames(names: CustomResourceDefinitionNames | undefined, path: string): FieldError[] {
@@ -317,7 +315,7 @@ function updateOptions(old: CustomResourceDefinition): ValidationOptions {
   return {
     allowDefaults: true,
     requireRecognizedConversionReviewVersion: !old.spec?.conversion || reviewVersions.length === 0 || reviewVersions.some((v) => v === 'v1' || v === 'v1beta1'),
-    requireImmutableNames: conditionTrue(old, 'Established'),
+    requireImmutableNames: crdConditionTrue(old, crdConditionTypes.established),
     requireOpenAPISchema: allVersionsHaveSchema,
     requireValidPropertyType: !oldSchemasHave(old, (s) => !!s.type && !openapiV3Types.has(s.type)),
     requireStructuralSchema: specSchemas(oldInternal).every((s) => isStructural(s)),
