@@ -22,6 +22,7 @@ export const groups = {
   rbac: `rbac.authorization.${productDomain}`,
   coordination: `coordination.${productDomain}`,
   admissionregistration: `admissionregistration.${productDomain}`,
+  apiextensions: `apiextensions.${productDomain}`,
   meta: `meta.${productDomain}`,
   apidiscovery: `apidiscovery.${productDomain}`,
   audit: `audit.${productDomain}`,
@@ -146,6 +147,8 @@ export const openapiExtensions = {
 export const openapiDefinitionPrefix = {
   api: `${naming.openapiRoot}.api`,
   meta: `${naming.openapiRoot}.apimachinery.pkg.apis.meta.v1`,
+  /** apiextensions-apiserver's own package path (upstream io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1). */
+  apiextensions: `${naming.openapiRoot}.apiextensions-apiserver.pkg.apis.apiextensions.v1`,
 } as const;
 
 /** Upstream's kubernetes_feature_enabled gauge (component-base metrics/prometheus/feature), product word substituted. */

@@ -19,7 +19,14 @@ import { canonicalMicroTime, canonicalTime, microTimeOf } from './goTime';
 import { emittedZero } from './goZero';
 
 /** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
-const zeroIsEmpty = new Set([`${P.meta}.ObjectMeta.generation`, `${P.meta}.Status.code`, `${P.meta}.StatusDetails.retryAfterSeconds`]);
+const zeroIsEmpty = new Set([
+  `${P.meta}.ObjectMeta.generation`,
+  `${P.meta}.Status.code`,
+  `${P.meta}.StatusDetails.retryAfterSeconds`,
+  // apiextensions v1: plain bools and ints with omitempty (types.go, types_jsonschema.go).
+  ...['CustomResourceDefinitionSpec.preserveUnknownFields', 'CustomResourceDefinitionVersion.deprecated', 'CustomResourceColumnDefinition.priority'].map((n) => `${P.apiextensions}.${n}`),
+  ...['exclusiveMaximum', 'exclusiveMinimum', 'uniqueItems', 'nullable', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string'].map((n) => `${P.apiextensions}.JSONSchemaProps.${n}`),
+]);
 
 const OMIT = Symbol('omit');
 

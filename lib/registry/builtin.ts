@@ -8,6 +8,7 @@ import {
 } from './admissionregistration';
 import { certificateSigningRequestStrategy } from './certificatesigningrequests';
 import { configMapStrategy } from './configmaps';
+import { customResourceDefinitionStrategy } from './customresourcedefinitions';
 import { leaseStrategy } from './leases';
 import { namespaceStrategy } from './namespaces';
 import { clusterRoleBindingStrategy, clusterRoleStrategy, roleBindingStrategy, roleStrategy } from './rbac';
@@ -25,6 +26,7 @@ export const builtinStrategies: readonly Strategy[] = [
   clusterRoleBindingStrategy,
   validatingAdmissionPolicyStrategy,
   validatingAdmissionPolicyBindingStrategy,
+  customResourceDefinitionStrategy,
   // v1beta1: the same objects (one storage location), off by default.
   validatingAdmissionPolicyV1beta1Strategy,
   validatingAdmissionPolicyBindingV1beta1Strategy,

@@ -24,6 +24,8 @@ const upstream: Record<string, readonly string[]> = {
   clusterrolebindings: ['metadata.name'],
   validatingadmissionpolicies: ['metadata.name'],
   validatingadmissionpolicybindings: ['metadata.name'],
+  // Cluster-scoped, but its GetAttrs is ObjectMetaFieldsSet(meta, true) (customresourcedefinition/strategy.go).
+  customresourcedefinitions: ['metadata.name', 'metadata.namespace'],
 };
 
 describe('selectable fields of the built-in kinds', () => {

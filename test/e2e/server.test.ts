@@ -120,6 +120,7 @@ describe('running server', () => {
     expect(groupList.kind).toBe('APIGroupList');
     expect(groupList.groups.map((g) => g.preferredVersion.groupVersion).sort()).toEqual([
       'admissionregistration.svc.io/v1',
+      'apiextensions.svc.io/v1',
       'authentication.svc.io/v1',
       'authorization.svc.io/v1',
       'certificates.svc.io/v1',

@@ -13,7 +13,7 @@ export interface SampleOptions {
   skip?: (name: string, f: FieldSchema) => boolean;
 }
 
-function sampleValue(f: FieldSchema, name: string, depth: number, o: SampleOptions): unknown {
+function sampleValue(f: FieldSchema, name: string, depth: number, o: SampleOptions, within: ReadonlySet<ObjectSchema>): unknown {
   switch (f.type) {
     case 'string':
       if (f.enum?.length) return f.enum[f.enum.length - 1];
@@ -25,22 +25,24 @@ function sampleValue(f: FieldSchema, name: string, depth: number, o: SampleOptio
     case 'boolean':
       return true;
     case 'object':
-      return sampleObject(f.ref(), o, depth + 1);
+      // A recursive schema (JSONSchemaProps) is filled once per path: its nested self is empty.
+      return within.has(f.ref()) ? {} : sampleObject(f.ref(), o, depth + 1, within);
     case 'array':
-      return [sampleValue(f.items, name, depth, o), sampleValue(f.items, `${name}2`, depth, o)];
+      return [sampleValue(f.items, name, depth, o, within), sampleValue(f.items, `${name}2`, depth, o, within)];
     case 'map':
-      return { zeta: sampleValue(f.values, 'z', depth, o), alpha: sampleValue(f.values, 'a', depth, o) };
+      return { zeta: sampleValue(f.values, 'z', depth, o, within), alpha: sampleValue(f.values, 'a', depth, o, within) };
     case 'any':
       return structuredClone(o.any);
   }
 }
 
-export function sampleObject(schema: ObjectSchema, o: SampleOptions, depth = 0): Record<string, unknown> {
+export function sampleObject(schema: ObjectSchema, o: SampleOptions, depth = 0, within: ReadonlySet<ObjectSchema> = new Set()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (depth > 8) return out;
+  const path = new Set(within).add(schema);
   for (const [name, f] of Object.entries(schema.fields)) {
     if (o.skip?.(name, f)) continue;
-    out[name] = sampleValue(f, name, depth, o);
+    out[name] = sampleValue(f, name, depth, o, path);
   }
   return out;
 }

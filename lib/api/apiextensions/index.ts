@@ -1,0 +1,3 @@
+export * from './jsonSchemaProps';
+export * from './customResourceDefinition';
+export * from './conditions';

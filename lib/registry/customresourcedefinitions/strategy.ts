@@ -1,0 +1,72 @@
+// The CustomResourceDefinition strategy (upstream pkg/registry/customresourcedefinition/strategy.go):
+// status is wiped on create and kept by the main endpoint, /status keeps the spec; generation
+// follows the spec; the storage version is added to status.storedVersions on every write of
+// the main resource. PUT must carry a resourceVersion. The Table is the default one (Name,
+// Created At), as upstream has no printer for CRDs.
+import type { CustomResourceDefinition } from '../../api';
+import { customresourcedefinitions } from '../../api';
+import type { FieldError } from '../../machinery/fieldErrors';
+import { bumpGenerationOnSpecChange, startGeneration } from '../admissionregistration/generation';
+import { DefaultStrategy, defaultSelectableFields } from '../defaultStrategy';
+import type { RequestContext, UpdateStrategy } from '../strategy';
+import { applyCrdDefaults } from './defaults';
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionStatusUpdate, validateCustomResourceDefinitionUpdate } from './validation';
+
+type CRD = CustomResourceDefinition;
+
+/** Appends the storage version to status.storedVersions when it is not there yet. */
+function recordStorageVersion(crd: CRD): void {
+  const storage = (crd.spec?.versions ?? []).find((v) => v.storage === true);
+  if (!storage) return;
+  const status = (crd.status ??= {});
+  const stored = (status.storedVersions ??= []);
+  if (!stored.includes(storage.name ?? '')) stored.push(storage.name ?? '');
+}
+
+const statusStrategy: UpdateStrategy<CRD> = {
+  resetFields: [['spec']],
+  prepareForUpdate(_ctx, obj, old) {
+    if (old.spec === undefined) delete obj.spec;
+    else obj.spec = structuredClone(old.spec);
+    // Upstream's ResetObjectMetaForStatus here copies new onto new (a no-op); generation
+    // is a function of the spec, which this endpoint cannot change.
+    (obj.metadata ??= {}).generation = old.metadata?.generation;
+  },
+  validateUpdate(_ctx, obj) {
+    return validateCustomResourceDefinitionStatusUpdate(obj);
+  },
+};
+
+class CustomResourceDefinitionStrategy extends DefaultStrategy<CRD> {
+  readonly resource = customresourcedefinitions;
+  override readonly allowUnconditionalUpdate = false;
+  override readonly subresourceStrategies = { status: statusStrategy };
+  override readonly resetFields = [['status']];
+
+  /** Upstream's CustomResourceDefinitionToSelectableFields: ObjectMetaFieldsSet with the namespace field (always ""). */
+  override selectableFields(obj: CRD): Record<string, string> {
+    return defaultSelectableFields(obj, true);
+  }
+  override applyDefaults(obj: CRD): void {
+    applyCrdDefaults(obj);
+  }
+  override prepareForCreate(_ctx: RequestContext, obj: CRD): void {
+    obj.status = {};
+    startGeneration(obj);
+    recordStorageVersion(obj);
+  }
+  override validate(_ctx: RequestContext, obj: CRD): FieldError[] {
+    return validateCustomResourceDefinition(obj);
+  }
+  override prepareForUpdate(_ctx: RequestContext, obj: CRD, old: CRD): void {
+    if (old.status === undefined) delete obj.status;
+    else obj.status = structuredClone(old.status);
+    bumpGenerationOnSpecChange(obj, old);
+    recordStorageVersion(obj);
+  }
+  override validateUpdate(_ctx: RequestContext, obj: CRD, old: CRD): FieldError[] {
+    return validateCustomResourceDefinitionUpdate(obj, old);
+  }
+}
+
+export const customResourceDefinitionStrategy = new CustomResourceDefinitionStrategy();
