@@ -57,7 +57,11 @@ class Walk {
       case 'string':
         if (v !== null && typeof v !== 'string') this.fail(`expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`);
         return;
+      case 'intOrString':
+        if (v !== null && typeof v !== 'number' && typeof v !== 'string') this.fail(`expected numeric (int or float) or string, got ${goTypeNames[goKind(v)]}`);
+        return;
       case 'integer':
+      case 'number':
         if (v !== null && typeof v !== 'number') this.fail(`expected numeric (int or float), got ${goTypeNames[goKind(v)]}`);
         return;
       case 'boolean':
