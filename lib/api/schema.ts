@@ -16,10 +16,7 @@ export interface StringRules {
   minLength?: number;
   /** OpenAPI maxLength: bounds CEL's static cost estimate. */
   maxLength?: number;
-  /**
-   * An OpenAPI format checked by validation only (custom resources): the value is kept as sent.
-   * StringField.format is different: it changes how the value is decoded and written.
-   */
+  /** See FieldOptions.validationFormat. */
   validationFormat?: string;
 }
 export interface NumericRules {
@@ -68,6 +65,12 @@ export interface FieldOptions extends Junctors {
   nullable?: boolean;
   /** Applied to an absent value, or a null one unless nullable (lib/machinery/schemaDefaults.ts). */
   default?: SchemaJson;
+  /**
+   * The OpenAPI format as a custom resource's schema declares it (int32, double, uuid, date-time …):
+   * checked by validation only, the value kept as sent. Not StringField.format / IntegerField.format,
+   * which change how built-in values are decoded and written.
+   */
+  validationFormat?: string;
   /** Protobuf field number in the parent message. */
   protobuf?: number;
   /** Must be present for the object to be valid. */
@@ -238,8 +241,8 @@ export type ObjectOf<O> = O extends ObjectSchema<infer Fs> ? { -readonly [K in k
 
 export const s = {
   string: (o: Omit<StringField, 'type'> = {}): StringField => ({ type: 'string', ...o }),
-  int32: (o: FieldOptions = {}): IntegerField => ({ type: 'integer', format: 'int32', ...o }),
-  int64: (o: FieldOptions = {}): IntegerField => ({ type: 'integer', format: 'int64', ...o }),
+  int32: (o: Omit<IntegerField, 'type' | 'format'> = {}): IntegerField => ({ type: 'integer', format: 'int32', ...o }),
+  int64: (o: Omit<IntegerField, 'type' | 'format'> = {}): IntegerField => ({ type: 'integer', format: 'int64', ...o }),
   boolean: (o: FieldOptions = {}): BooleanField => ({ type: 'boolean', ...o }),
   number: (o: Omit<NumberField, 'type'> = {}): NumberField => ({ type: 'number', ...o }),
   intOrString: (o: Omit<IntOrStringField, 'type'> = {}): IntOrStringField => ({ type: 'intOrString', ...o }),
