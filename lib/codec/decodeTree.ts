@@ -19,6 +19,7 @@ import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName, goStructType, goTypeOf } from './goTypes';
 import { goZero } from './goZero';
+import { compareCodePoints } from './normalize';
 
 export interface TreeDecodeResult {
   /** The decoded object (meaningful only when `error` is absent). */
@@ -104,16 +105,37 @@ const int64Range: [bigint, bigint] = [-(2n ** 63n), 2n ** 63n - 1n];
 class TreeDecoder {
   saved: string | undefined;
   readonly strictErrors: string[] = [];
+  /** Per strict error: its group and path, for a custom resource's upstream order (ordered()). */
+  private readonly origins: { group: number; path: string }[] = [];
   private readonly seenStrict = new Set<string>();
 
   constructor(private readonly strict: boolean) {}
 
-  private strictError(kind: 'unknown field' | 'duplicate field', path: string): void {
+  /** `group`: 0 the decoder's own (duplicates), 1 root metadata, 2 pruning, 3 embedded metadata. */
+  private strictError(kind: 'unknown field' | 'duplicate field', path: string, group = 0): void {
     if (!this.strict || this.strictErrors.length >= maxStrictErrors) return;
     const text = `${kind} ${goQuote(path)}`;
     if (this.seenStrict.has(text)) return;
     this.seenStrict.add(text);
     this.strictErrors.push(text);
+    this.origins.push({ group, path });
+  }
+
+  /**
+   * A custom resource's strict errors in upstream's order: the JSON decoder's, then root metadata's
+   * (ObjectMeta decoding, document order), then what pruning dropped (sorted), then what embedded
+   * resources' metadata dropped (coercion, document order).
+   */
+  ordered(): string[] {
+    const idx = this.strictErrors.map((_, i) => i);
+    idx.sort((a, b) => {
+      const x = this.origins[a]!;
+      const y = this.origins[b]!;
+      if (x.group !== y.group) return x.group - y.group;
+      if (x.group === 2) return compareCodePoints(x.path, y.path);
+      return a - b;
+    });
+    return idx.map((i) => this.strictErrors[i]!);
   }
 
   private typeErrorText(value: string, goType: string, ctx: Ctx): string {
@@ -144,7 +166,8 @@ class TreeDecoder {
           seen?.add(key);
           setOwn(out, key, this.free(child, ctx.field(key, structName)));
         } else {
-          this.strictError('unknown field', childKey(ctx.strict, key));
+          const path = childKey(ctx.strict, key);
+          this.strictError('unknown field', path, loose ? 2 : path.startsWith('metadata.') ? 1 : 3);
         }
         continue;
       }
@@ -299,7 +322,7 @@ export function decodeTree(root: GoJsonNode, schema: ObjectSchema, opts: TreeDec
     else if (root.kind !== 'null' && schema.unstructured) d.saved = `json: cannot unmarshal ${goJsonKindWord(root)} into Go value of type map[string]interface {}`;
     else if (root.kind !== 'null') d.value(root, { type: 'object', ref: () => schema }, undefined, top, false);
     if (d.saved !== undefined) return { value, strictErrors: [], error: d.saved };
-    return { value, strictErrors: d.strictErrors };
+    return { value, strictErrors: schema.unstructured ? d.ordered() : d.strictErrors };
   } catch (e) {
     if (e instanceof Fatal) return { value: {}, strictErrors: [], error: e.message };
     throw e;

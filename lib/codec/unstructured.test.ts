@@ -47,10 +47,14 @@ describe('decoding a custom resource', () => {
     expect(r.value).toEqual(want);
   });
 
-  it('drops and reports unknown fields outside preserve nodes, metadata included', () => {
-    const r = decode('{"metadata":{"name":"a","foo":1},"spec":{"foo":1,"tags":["a"],"free":{"z":1}},"bar":true}');
-    expect(r.strictErrors).toEqual(['unknown field "metadata.foo"', 'unknown field "spec.foo"', 'unknown field "bar"']);
+  it('drops and reports unknown fields outside preserve nodes, metadata first, then the rest sorted', () => {
+    const r = decode('{"spec":{"foo":1,"tags":["a"],"free":{"z":1}},"bar":true,"metadata":{"name":"a","foo":1}}');
+    expect(r.strictErrors).toEqual(['unknown field "metadata.foo"', 'unknown field "bar"', 'unknown field "spec.foo"']);
     expect(r.value).toEqual({ metadata: { name: 'a' }, spec: { tags: ['a'], free: { z: 1 } } });
+  });
+
+  it('reports duplicate fields before unknown ones', () => {
+    expect(decode('{"zz":1,"spec":{"name":"a","name":"b"}}').strictErrors).toEqual(['duplicate field "spec.name"', 'unknown field "zz"']);
   });
 
   it('refuses a body that is not an object', () => {
