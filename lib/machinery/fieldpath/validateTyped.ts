@@ -86,6 +86,11 @@ class Walk {
     for (const key of Object.keys(o)) {
       const child = fields ? (getOwn(fields, key) as FieldSchema | undefined) : f.type === 'map' ? f.values : undefined;
       this.path.push(`.${key}`);
+      // x-kubernetes-preserve-unknown-fields: undeclared members are free-form (upstream: deduced).
+      if (!child && f.type === 'object' && f.ref().preserveUnknownFields) {
+        this.path.pop();
+        continue;
+      }
       if (!child) {
         // Upstream stops at the first field a struct does not declare.
         this.fail('field not declared in schema');
