@@ -51,6 +51,8 @@ export interface Junctors {
 }
 /** A value-rule tree inside a junctor: keywords, and the same for properties, items, map values. */
 export interface ValueRules extends StringRules, NumericRules, ArrayRules, ObjectRules, Junctors {
+  /** Only in x-kubernetes-int-or-string's anyOf [{type: integer}, {type: string}], the one type a junctor may name. */
+  type?: 'integer' | 'string';
   enum?: readonly SchemaJson[];
   properties?: Readonly<Record<string, ValueRules>>;
   items?: ValueRules;

@@ -25,8 +25,8 @@ function withRef(name: string, siblings: JSONObject, flavor: Flavor): JSONObject
 /** The OpenAPI value keywords a field carries (custom resources mostly), after its type's own. */
 function valueKeywords(o: JSONObject, f: FieldSchema | ValueRules, flavor: Flavor): JSONObject {
   const r = f as ValueRules & { nullable?: boolean; default?: unknown; validationFormat?: string };
-  if ('type' in f && f.type !== 'string' && f.enum) o.enum = [...f.enum];
-  if (!('type' in f) && r.enum) o.enum = [...r.enum];
+  // A string field's enum is already written, in its place among the string keywords.
+  if (r.enum && o.enum === undefined) o.enum = [...r.enum];
   if (r.validationFormat !== undefined) o.format = r.validationFormat;
   for (const k of keywordOrder) if (r[k] !== undefined && o[k] === undefined) o[k] = Array.isArray(r[k]) ? [...(r[k] as unknown[])] : r[k];
   if (r.requiredProperties?.length) o.required = [...r.requiredProperties];
@@ -61,7 +61,7 @@ const keywordOrder = [
 
 /** A junctor's value-rule tree. */
 function rulesJSON(r: ValueRules, flavor: Flavor): JSONObject {
-  const o: JSONObject = {};
+  const o: JSONObject = r.type ? { type: r.type } : {};
   if (r.properties) {
     const props: JSONObject = {};
     for (const [n, p] of Object.entries(r.properties)) props[n] = rulesJSON(p, flavor);

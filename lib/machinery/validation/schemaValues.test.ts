@@ -62,10 +62,9 @@ describe('validateSchemaValues', () => {
     ['maxProperties', s.map(s.string(), { maxProperties: 1 }), { a: 'x', b: 'y' }, ['spec.x: Too many: 2: must have at most 1 item']],
     ['required in a map', s.map(s.string(), { requiredProperties: ['k'] }), {}, ['spec.x.k: Required value']],
     ['int-or-string takes either', s.intOrString(), 'http', []],
-    ['int-or-string given a bool', s.intOrString(), true, [
-      '<nil>: Invalid value: "": "spec.x" must validate at least one schema (anyOf)',
-      'spec.x: Invalid value: "boolean": spec.x in body must be of type integer: "boolean"',
-    ]],
+    ['int-or-string given a bool', s.intOrString(), true, ['spec.x: Invalid value: "boolean": spec.x in body must be of type integer,string: "boolean"']],
+    ['int-or-string given a fraction', s.intOrString(), 1.5, ['spec.x: Invalid value: "number": spec.x in body must be of type integer,string: "number"']],
+    ['int-or-string null', s.intOrString(), null, ['spec.x: Invalid value: "null": spec.x in body must be of type integer,string: "null"']],
     ['int-or-string string rules', s.intOrString({ pattern: '^\\d+%$' }), 'x', ["spec.x: Invalid value: \"x\": spec.x in body should match '^\\d+%$'"]],
     ['string format', s.string({ validationFormat: 'uuid' }), 'nope', ['spec.x: Invalid value: "nope": spec.x in body must be of type uuid: "nope"']],
     ['date-time is datetime', s.string({ validationFormat: 'date-time' }), '2026-02-30T10:00:00Z', ['spec.x: Invalid value: "2026-02-30T10:00:00Z": spec.x in body must be of type date-time: "2026-02-30T10:00:00Z"']],
@@ -115,10 +114,28 @@ describe('validateSchemaValues', () => {
       ['not', rules({ not: { enum: ['abc'] } }), 'abc', ['<nil>: Invalid value: "": "spec.x" must not validate the schema (not)']],
       ['not passes', rules({ not: { enum: ['x'] } }), 'abc', []],
       [
-        'junctor properties reach into objects',
+        'anyOf reports the failure that ran the most checks (here the one that reached into b)',
         s.map(s.string(), { anyOf: [{ requiredProperties: ['a'] }, { properties: { b: { pattern: '^z' } }, requiredProperties: ['b'] }] }),
         { b: 'y' },
+        ['<nil>: Invalid value: "": "spec.x" must validate at least one schema (anyOf)', "spec.x.b: Invalid value: \"y\": spec.x.b in body should match '^z'"],
+      ],
+      [
+        'on a tie the first failure is reported',
+        s.map(s.string(), { anyOf: [{ requiredProperties: ['a'] }, { requiredProperties: ['b'] }] }),
+        {},
         ['<nil>: Invalid value: "": "spec.x" must validate at least one schema (anyOf)', 'spec.x.a: Required value'],
+      ],
+      [
+        'junctor items and map values',
+        s.map(s.array(s.string()), { allOf: [{ additionalProperties: { items: { maxLength: 1 } } }] }),
+        { k: ['a', 'bb'] },
+        ['spec.x.k[1]: Too long: may not be more than 1 byte', '<nil>: Invalid value: "": "spec.x" must validate all the schemas (allOf). None validated'],
+      ],
+      [
+        'a format without a type refuses non-strings',
+        s.intOrString({ anyOf: [{ validationFormat: 'uuid' }] }),
+        5,
+        ['<nil>: Invalid value: "": "spec.x" must validate at least one schema (anyOf)', 'spec.x: Invalid value: "int64": spec.x in body must be of type uuid: "int64"'],
       ],
     ])('%s', (_name, x, value, want) => {
       expect(errors(x, value)).toEqual(want);

@@ -6,6 +6,7 @@
 // Per node the validators run in kube-openapi's order — type, allOf/anyOf/oneOf/not, string,
 // format, number, array, enum, object — and each keyword group applies by the kind of the value
 // found, not by the declared type (so a wrong type is reported once, by the type check).
+// x-kubernetes-int-or-string validates as type [integer, string], as upstream converts it.
 import type { FieldSchema, ObjectSchema, ValueRules } from '../../api/schema';
 import { deepEqual } from '../deepEqual';
 import type { FieldError } from '../fieldErrors';
@@ -33,6 +34,8 @@ interface Node {
   intOrString?: boolean;
   field?: FieldSchema;
   object?: ObjectSchema;
+  /** A junctor's rule tree: its properties, items and map values. */
+  tree?: ValueRules;
 }
 
 const nodes = new WeakMap<FieldSchema, Node>();
@@ -147,112 +150,129 @@ function bound(b: number, data: number): string {
 /** An error kube-openapi makes with errors.New (no field): the nil path, value "". */
 const plain = (detail: string): FieldError => fieldErr.invalid('<nil>', '', detail);
 
-const intOrStringAlternatives: readonly Node[] = [
-  { rules: {}, type: 'integer' },
-  { rules: {}, type: 'string' },
-];
+/** The type list as kube-openapi prints it (x-kubernetes-int-or-string is type [integer, string]). */
+const typeName = (n: Node): string => (n.intOrString ? 'integer,string' : (n.type ?? ''));
 
+const ruleNodes = new WeakMap<ValueRules, Node>();
+
+/** A junctor's rule tree as a node: no type; its properties, items and map values are rule trees too. */
+function ruleNode(r: ValueRules): Node {
+  let n = ruleNodes.get(r);
+  if (!n) ruleNodes.set(r, (n = { rules: r, type: r.type, format: declaredFormat(r.type, r.validationFormat), tree: r }));
+  return n;
+}
+
+/**
+ * Validation results as kube-openapi's: errors and a match count (its Result.MatchCount, the
+ * number of checks that ran), by which anyOf and oneOf pick the failure they report.
+ */
 class Validator {
-  node(v: unknown, n: Node, path: string, depth: number, errs: FieldError[]): void {
-    if (depth > maxDepth) return;
+  /** kube-openapi's SchemaValidator.Validate: the applicable validators in order; returns the match count. */
+  node(v: unknown, n: Node, path: string, depth: number, errs: FieldError[]): number {
+    if (depth > maxDepth) return 0;
     const r = n.rules;
     if (v === null || v === undefined) {
-      if (n.type && !r.nullable) errs.push(fieldErr.typeInvalid(path, 'null', `${path} in body must be of type ${n.type}: "null"`));
+      // Only the type and enum checks run on null.
+      const typeOk = !(n.type || n.intOrString) || r.nullable === true;
+      if (!typeOk) errs.push(fieldErr.typeInvalid(path, 'null', `${path} in body must be of type ${typeName(n)}: "null"`));
       this.enumCheck(v, r, path, errs);
-      return;
+      return typeOk ? 1 : 0;
     }
-    this.typeCheck(v, n, path, errs);
-    this.junctors(v, n, path, depth, errs);
+    let count = 1;
+    if (n.type || n.intOrString || n.format) count += this.typeCheck(v, n, path, errs) + 1;
+    count += this.junctors(v, n, path, depth, errs) + 1;
     if (typeof v === 'string') {
       this.string(v, r, path, errs);
-      if (n.format && knownStringFormat(n.format) && !checkStringFormat(n.format, v)) {
-        errs.push(fieldErr.typeInvalid(path, v, `${path} in body must be of type ${n.format}: ${goQuote(v)}`));
+      count++;
+      if (n.format && knownStringFormat(n.format)) {
+        if (!checkStringFormat(n.format, v)) errs.push(fieldErr.typeInvalid(path, v, `${path} in body must be of type ${n.format}: ${goQuote(v)}`));
+        count++;
       }
     }
-    if (typeof v === 'number') this.number(v, n, path, errs);
-    if (Array.isArray(v)) this.array(v, n, path, depth, errs);
+    if (typeof v === 'number') count += this.number(v, n, path, errs) + 1;
+    if (Array.isArray(v)) count += this.array(v, n, path, depth, errs) + 1;
     this.enumCheck(v, r, path, errs);
-    if (isJsonObject(v)) this.object(v, n, path, depth, errs);
+    count++;
+    if (isJsonObject(v)) count += this.object(v, n, path, depth, errs) + 1;
+    return count;
   }
 
-  /** kube-openapi's typeValidator, with its format quirks. */
-  private typeCheck(v: unknown, n: Node, path: string, errs: FieldError[]): void {
-    if (!n.type) return;
+  /** kube-openapi's typeValidator, with its format quirks; 1 when it passes. */
+  private typeCheck(v: unknown, n: Node, path: string, errs: FieldError[]): number {
     const [got, gotFormat] = infoOf(v);
-    const isFloatInt = got === 'number' && n.type === 'integer' && isJsonInteger(v as number);
-    const isIntFloat = got === 'integer' && n.type === 'number';
+    const has = (t: JsonType): boolean => (n.intOrString ? t === 'integer' || t === 'string' : n.type === t);
+    const isFloatInt = got === 'number' && has('integer') && isJsonInteger(v as number);
+    const isIntFloat = got === 'integer' && has('number');
     const scalarKind = got !== 'string' && got !== 'array';
-    if (scalarKind && n.format && !(n.type === got || gotFormat === n.format || isFloatInt || isIntFloat)) {
+    if (scalarKind && n.format && !(has(got) || gotFormat === n.format || isFloatInt || isIntFloat)) {
       errs.push(fieldErr.typeInvalid(path, gotFormat, `${path} in body must be of type ${n.format}: ${goQuote(gotFormat)}`));
-      return;
+      return 0;
     }
-    if (n.type !== 'number' && n.type !== 'integer' && n.format && !scalarKind) return;
-    if (!(n.type === got || isFloatInt || isIntFloat)) errs.push(fieldErr.typeInvalid(path, got, `${path} in body must be of type ${n.type}: ${goQuote(got)}`));
+    if (!has('number') && !has('integer') && n.format && !scalarKind) return 1;
+    if (!(has(got) || isFloatInt || isIntFloat)) {
+      errs.push(fieldErr.typeInvalid(path, got, `${path} in body must be of type ${typeName(n)}: ${goQuote(got)}`));
+      return 0;
+    }
+    return 1;
   }
 
-  private junctors(v: unknown, n: Node, path: string, depth: number, errs: FieldError[]): void {
+  /** kube-openapi's schemaPropsValidator: anyOf, oneOf, allOf, not; returns its match count. */
+  private junctors(v: unknown, n: Node, path: string, depth: number, errs: FieldError[]): number {
     const r = n.rules;
-    const attempt = (x: Node | ValueRules): FieldError[] => {
+    let count = 1;
+    const attempt = (x: Node): { errs: FieldError[]; count: number } => {
       const out: FieldError[] = [];
-      if ('rules' in x) this.node(v, x, path, depth + 1, out);
-      else this.rules(v, x, path, depth + 1, out);
-      return out;
+      return { count: this.node(v, x, path, depth + 1, out), errs: out };
     };
-    // x-kubernetes-int-or-string is validated as anyOf [{type: integer}, {type: string}].
-    const anyOf: readonly (Node | ValueRules)[] | undefined = n.intOrString ? intOrStringAlternatives : r.anyOf;
+    const anyOf = r.anyOf?.map(ruleNode);
     if (anyOf?.length) {
-      let best: FieldError[] | undefined;
-      let ok = false;
+      let best: { errs: FieldError[]; count: number } | undefined;
+      let success: { count: number } | undefined;
       for (const x of anyOf) {
-        const e = attempt(x);
-        if (e.length === 0) {
-          ok = true;
+        const a = attempt(x);
+        if (a.errs.length === 0) {
+          success = a;
           break;
         }
-        // Upstream keeps the failure with the most passing checks; ties go to the first.
-        best ??= e;
+        // The failure with the most checks that ran is reported; ties go to the first.
+        if (!best || a.count > best.count) best = a;
       }
-      if (!ok) errs.push(plain(`${goQuote(path)} must validate at least one schema (anyOf)`), ...(best ?? []));
+      if (!success) errs.push(plain(`${goQuote(path)} must validate at least one schema (anyOf)`), ...best!.errs);
+      count += success ? success.count : best!.count;
     }
     if (r.oneOf?.length) {
       let valid = 0;
-      let best: FieldError[] | undefined;
-      for (const x of r.oneOf) {
-        const e = attempt(x);
-        if (e.length === 0) valid++;
-        else if (valid === 0) best ??= e;
+      let best: { errs: FieldError[]; count: number } | undefined;
+      let first: { count: number } | undefined;
+      for (const x of r.oneOf.map(ruleNode)) {
+        const a = attempt(x);
+        if (a.errs.length === 0) {
+          valid++;
+          best = undefined;
+          first ??= a;
+        } else if (valid === 0 && (!best || a.count > best.count)) best = a;
       }
       if (valid !== 1) {
         const extra = valid === 0 ? 'Found none valid' : `Found ${valid} valid alternatives`;
         errs.push(plain(`${goQuote(path)} must validate one and only one schema (oneOf). ${extra}`));
-        if (valid === 0) errs.push(...(best ?? []));
-      }
+        if (best) {
+          errs.push(...best.errs);
+          count += best.count;
+        }
+      } else count += first!.count;
     }
     if (r.allOf?.length) {
       let valid = 0;
-      for (const x of r.allOf) {
-        const e = attempt(x);
-        if (e.length === 0) valid++;
-        errs.push(...e);
+      for (const x of r.allOf.map(ruleNode)) {
+        const a = attempt(x);
+        if (a.errs.length === 0) valid++;
+        errs.push(...a.errs);
+        count += a.count;
       }
       if (valid !== r.allOf.length) errs.push(plain(`${goQuote(path)} must validate all the schemas (allOf)${valid === 0 ? '. None validated' : ''}`));
     }
-    if (r.not && attempt(r.not).length === 0) errs.push(plain(`${goQuote(path)} must not validate the schema (not)`));
-  }
-
-  /** A junctor's rule tree: its keywords on this value, then its properties, items and map values. */
-  private rules(v: unknown, r: ValueRules, path: string, depth: number, errs: FieldError[]): void {
-    if (depth > maxDepth) return;
-    const n: Node = { rules: r, format: declaredFormat(undefined, r.validationFormat) };
-    this.node(v, n, path, depth, errs);
-    if (isJsonObject(v)) {
-      for (const [k, x] of Object.entries(v)) {
-        const sub = r.properties && Object.prototype.hasOwnProperty.call(r.properties, k) ? r.properties[k] : r.additionalProperties;
-        if (sub) this.rules(x, sub, path ? `${path}.${k}` : k, depth + 1, errs);
-      }
-    } else if (Array.isArray(v) && r.items) {
-      for (let i = 0; i < v.length; i++) this.rules(v[i], r.items, `${path}[${i}]`, depth + 1, errs);
-    }
+    if (r.not && attempt(ruleNode(r.not)).errs.length === 0) errs.push(plain(`${goQuote(path)} must not validate the schema (not)`));
+    return count;
   }
 
   /** kube-openapi's stringValidator: the first failure only. */
@@ -268,11 +288,11 @@ class Validator {
     }
   }
 
-  private number(v: number, n: Node, path: string, errs: FieldError[]): void {
+  /** kube-openapi's numberValidator: range of the declared type, multipleOf, minimum, maximum. */
+  private number(v: number, n: Node, path: string, errs: FieldError[]): number {
     const r = n.rules;
-    const type = n.intOrString ? undefined : n.type;
-    if (!inRange(v, type, n.format)) {
-      const t = type === 'integer' ? 'integer' : 'number';
+    if (!inRange(v, n.type, n.format)) {
+      const t = n.type === 'integer' ? 'integer' : 'number';
       errs.push(plain(`Checked value must be of type ${t} ${n.format ? `with format ${n.format}` : '(default format)'} in ${path}`));
     }
     const isInt = Number.isInteger(v);
@@ -295,17 +315,19 @@ class Validator {
         errs.push(fieldErr.invalid(path, v, `${path} in body should be less than ${r.exclusiveMaximum ? '' : 'or equal to '}${bound(r.maximum, v)}`));
       }
     }
+    return 1;
   }
 
-  private array(v: unknown[], n: Node, path: string, depth: number, errs: FieldError[]): void {
+  /** kube-openapi's sliceValidator: items, then minItems, maxItems, uniqueItems. */
+  private array(v: unknown[], n: Node, path: string, depth: number, errs: FieldError[]): number {
     const r = n.rules;
-    if (n.field?.type === 'array') {
-      const items = nodeOf(n.field.items);
-      for (let i = 0; i < v.length; i++) this.node(v[i], items, `${path}[${i}]`, depth + 1, errs);
-    }
+    let count = 1;
+    const items = n.field?.type === 'array' ? nodeOf(n.field.items) : n.tree?.items ? ruleNode(n.tree.items) : undefined;
+    if (items) for (let i = 0; i < v.length; i++) count += this.node(v[i], items, `${path}[${i}]`, depth + 1, errs);
     if (r.minItems !== undefined && v.length < r.minItems) errs.push(fieldErr.invalid(path, v.length, `${path} in body should have at least ${r.minItems} items`));
     if (r.maxItems !== undefined && v.length > r.maxItems) errs.push(fieldErr.tooMany(path, v.length, r.maxItems));
     if (r.uniqueItems && hasDuplicates(v)) errs.push(fieldErr.invalid(path, '', `${path} in body shouldn't contain duplicates`));
+    return count;
   }
 
   private enumCheck(v: unknown, r: Rules, path: string, errs: FieldError[]): void {
@@ -316,22 +338,31 @@ class Validator {
   }
 
   /** kube-openapi's objectValidator: counts, map values, properties, then required. */
-  private object(v: Record<string, unknown>, n: Node, path: string, depth: number, errs: FieldError[]): void {
+  private object(v: Record<string, unknown>, n: Node, path: string, depth: number, errs: FieldError[]): number {
     const r = n.rules;
+    let count = 0;
     const size = Object.keys(v).length;
     if (r.minProperties !== undefined && size < r.minProperties) errs.push(fieldErr.invalid(path, size, `${path} in body should have at least ${r.minProperties} properties`));
     if (r.maxProperties !== undefined && size > r.maxProperties) errs.push(fieldErr.tooMany(path, size, r.maxProperties));
     const child = (k: string): string => (path ? `${path}.${k}` : k);
+    const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
     if (n.field?.type === 'map') {
       const values = nodeOf(n.field.values);
-      for (const k of Object.keys(v)) this.node(v[k], values, child(k), depth + 1, errs);
+      for (const k of Object.keys(v)) count += this.node(v[k], values, child(k), depth + 1, errs);
     }
     if (n.object) {
-      for (const [k, f] of Object.entries(n.object.fields)) {
-        if (Object.prototype.hasOwnProperty.call(v, k)) this.node(v[k], nodeOf(f), child(k), depth + 1, errs);
-      }
+      for (const [k, f] of Object.entries(n.object.fields)) if (has(v, k)) count += this.node(v[k], nodeOf(f), child(k), depth + 1, errs);
     }
-    for (const k of r.requiredProperties ?? []) if (!Object.prototype.hasOwnProperty.call(v, k)) errs.push(fieldErr.required(child(k)));
+    const t = n.tree;
+    if (t?.additionalProperties) {
+      const values = ruleNode(t.additionalProperties);
+      for (const k of Object.keys(v)) if (!t.properties || !has(t.properties, k)) count += this.node(v[k], values, child(k), depth + 1, errs);
+    }
+    if (t?.properties) {
+      for (const [k, x] of Object.entries(t.properties)) if (has(v, k)) count += this.node(v[k], ruleNode(x), child(k), depth + 1, errs);
+    }
+    for (const k of r.requiredProperties ?? []) if (!has(v, k)) errs.push(fieldErr.required(child(k)));
+    return count;
   }
 }
 

@@ -11,8 +11,8 @@
 //   it preserves unknown fields (or is an embedded resource without properties), else an object
 //   with no fields (everything in it pruned, as upstream).
 // - No type: x-kubernetes-int-or-string → int-or-string; else (preserve-unknown-fields) any value.
-// - allOf/anyOf/oneOf/not become value-rule trees; the int-or-string anyOf pattern is dropped, the
-//   validator applies it itself.
+// - allOf/anyOf/oneOf/not become value-rule trees (with the types of the int-or-string pattern
+//   anyOf [{type: integer}, {type: string}], which upstream validates as written).
 // Definition names are `${reversed group}.${version}.${kind}` with the property path appended
 // (`.spec.ports[]`: array items, `{}`: map values), so every node's name is its own.
 import { ObjectMetaSchema } from '../../api/meta';
@@ -52,31 +52,17 @@ function definedOnly<T extends object>(o: T): T {
   return o;
 }
 
-const isType = (p: JSONSchemaProps | undefined, t: string): boolean => p?.type === t && Object.keys(p).length === 1;
-
-/** The anyOf [{type: integer}, {type: string}] that spells x-kubernetes-int-or-string. */
-function isIntOrStringAnyOf(list: readonly JSONSchemaProps[] | undefined): boolean {
-  return list?.length === 2 && isType(list[0], 'integer') && isType(list[1], 'string');
-}
-
 class Converter {
   private check(depth: number): void {
     if (depth > maxDepth) throw new RangeError(`schema nested more than ${maxDepth} levels deep`);
   }
 
   /** Value keywords of a node (junctor trees included). */
-  rules(p: JSONSchemaProps, depth: number): ValueRules {
+  rules(p: JSONSchemaProps, depth: number): Omit<ValueRules, 'type'> {
     this.check(depth);
-    const intOrString = p['x-kubernetes-int-or-string'] === true;
-    let anyOf = p.anyOf;
-    let allOf = p.allOf;
-    if (intOrString && isIntOrStringAnyOf(anyOf)) anyOf = undefined;
-    if (intOrString && allOf?.length && isIntOrStringAnyOf(allOf[0]!.anyOf)) {
-      const { anyOf: _pattern, ...rest } = allOf[0]!;
-      allOf = Object.keys(rest).length ? [rest, ...allOf.slice(1)] : allOf.slice(1);
-    }
+    const { anyOf, allOf } = p;
     const tree = (x: JSONSchemaProps): ValueRules => this.junctorRules(x, depth + 1);
-    return definedOnly<ValueRules>({
+    return definedOnly<Omit<ValueRules, 'type'>>({
       enum: p.enum,
       pattern: p.pattern,
       minLength: p.minLength,
@@ -102,7 +88,9 @@ class Converter {
 
   /** A schema inside allOf/anyOf/oneOf/not: keywords and the same for its children. */
   private junctorRules(p: JSONSchemaProps, depth: number): ValueRules {
-    const r = this.rules(p, depth);
+    const r: ValueRules = this.rules(p, depth);
+    // Structural schemas allow a type here only in the int-or-string pattern; upstream validates it.
+    if (p.type === 'integer' || p.type === 'string') r.type = p.type;
     if (p.properties) {
       const props: Record<string, ValueRules> = {};
       for (const k of sortedKeys(Object.keys(p.properties))) setOwn(props, k, this.junctorRules(p.properties[k]!, depth + 1));
@@ -148,7 +136,7 @@ class Converter {
     }
   }
 
-  private objectField(p: JSONSchemaProps, name: string, depth: number, base: FieldOptions & ValueRules): FieldSchema {
+  private objectField(p: JSONSchemaProps, name: string, depth: number, base: FieldOptions & Omit<ValueRules, 'type'>): FieldSchema {
     const mapType = p['x-kubernetes-map-type'] as MapType | undefined;
     const embedded = p['x-kubernetes-embedded-resource'] === true;
     const preserve = p['x-kubernetes-preserve-unknown-fields'] === true;
