@@ -141,6 +141,9 @@ export const openapiExtensions = {
   mapType: 'x-kubernetes-map-type',
   patchStrategy: 'x-kubernetes-patch-strategy',
   patchMergeKey: 'x-kubernetes-patch-merge-key',
+  preserveUnknownFields: 'x-kubernetes-preserve-unknown-fields',
+  embeddedResource: 'x-kubernetes-embedded-resource',
+  intOrString: 'x-kubernetes-int-or-string',
 } as const;
 
 /** Definition-name prefix of OpenAPI schemas (reversed package path). */

@@ -28,6 +28,8 @@ function minSize(f: FieldSchema | undefined): number {
     case 'string':
       return 2;
     case 'integer':
+    case 'number':
+    case 'intOrString':
       return 1;
     case 'boolean':
       return 4;
@@ -47,6 +49,7 @@ function maxSize(f: FieldSchema | undefined): number {
     case 'map':
       return f.maxProperties ?? Math.floor(unbounded / (minSize(f.values) + 4));
     case 'integer':
+    case 'number':
     case 'boolean':
       return 1;
     default:

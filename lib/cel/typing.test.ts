@@ -55,3 +55,20 @@ describe('TypedChecker (schema typing)', () => {
     expect(c.check('variables.name == object.count').issue).toContain("found no matching overload for '_==_' applied to '(string, int)'");
   });
 });
+
+describe('TypedChecker on custom-resource fields', () => {
+  const CR = defineObject({ name: 'com.example.v1.W', unstructured: true, fields: { ratio: s.number(), port: s.intOrString(), free: s.any({ untyped: true }) } });
+  const checker = new TypedChecker([{ name: 'self', schema: CR }]);
+  it.each<[string, string]>([
+    ['self.ratio', 'double'],
+    ['self.ratio * 2.0', 'double'],
+    ['self.port', 'dyn'],
+    ['self.free.x', 'dyn'],
+  ])('%s: %s', (expr, type) => {
+    expect(checker.check(expr)).toEqual({ type });
+  });
+
+  it('a number is not an int', () => {
+    expect(checker.check('self.ratio + 1').issue).toContain("found no matching overload for '_+_' applied to '(double, int)'");
+  });
+});

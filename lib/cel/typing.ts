@@ -84,6 +84,11 @@ export class TypedChecker {
         return 'string';
       case 'integer':
         return 'int';
+      case 'number':
+        return 'double';
+      case 'intOrString':
+        // Upstream types x-kubernetes-int-or-string as dyn: the value is an int or a string.
+        return 'dyn';
       case 'boolean':
         return 'bool';
       case 'array':

@@ -14,7 +14,7 @@ import { tagList } from './listTypes';
 export function toCelValue(v: unknown, field?: FieldSchema, escape = true): unknown {
   if (v === null || v === undefined) return v;
   if (typeof v === 'number') {
-    if (field?.type === 'integer' || ((field === undefined || field.type === 'any') && Number.isInteger(v))) return BigInt(v);
+    if (field?.type === 'integer' || ((field === undefined || field.type === 'any' || field.type === 'intOrString') && Number.isInteger(v))) return BigInt(v);
     return v;
   }
   if (Array.isArray(v)) {

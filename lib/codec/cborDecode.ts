@@ -187,6 +187,12 @@ function decodeValue(raw: CborNode, field: FieldSchema | undefined, outer: Ctx):
     case 'boolean':
       if (node.major === Major.simple && (node.simple === 20 || node.simple === 21)) return { value: node.simple === 21 };
       return mismatch();
+    case 'number':
+      if (node.major === Major.uint || node.major === Major.nint || (node.major === Major.simple && node.float !== undefined)) return decodeAny(node, ctx);
+      return mismatch();
+    case 'intOrString':
+      if (node.major === Major.uint || node.major === Major.nint || node.major === Major.text) return decodeAny(node, ctx);
+      return mismatch();
     case 'array': {
       if (node.major !== Major.array) return mismatch();
       const out: unknown[] = [];

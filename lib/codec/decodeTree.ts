@@ -6,6 +6,9 @@
 //   is the innermost struct;
 // - errors returned by custom unmarshalers (metav1.Time) abort at once and win;
 // - a repeated field decodes into the value already there (objects and maps merge).
+// Custom resources (ObjectSchema.unstructured) decode as upstream's unstructured objects: a value
+// of the wrong type or a null is kept as sent (schema validation reports it), numbers as sent;
+// unknown fields are pruned (and reported) except under x-kubernetes-preserve-unknown-fields.
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import type { GoJsonNode } from '../machinery/goJson';
 import { goJsonKindWord, goJsonNodeValue } from '../machinery/goJson';
@@ -16,6 +19,7 @@ import { Base64Error, decodeGoBase64 } from './goBase64';
 import { formatMicroTime, formatRFC3339, parseGoRFC3339, parseMicroTime, TimeParseError } from './goTime';
 import { goStructName, goStructType, goTypeOf } from './goTypes';
 import { goZero } from './goZero';
+import { compareCodePoints } from './normalize';
 
 export interface TreeDecodeResult {
   /** The decoded object (meaningful only when `error` is absent). */
@@ -101,16 +105,37 @@ const int64Range: [bigint, bigint] = [-(2n ** 63n), 2n ** 63n - 1n];
 class TreeDecoder {
   saved: string | undefined;
   readonly strictErrors: string[] = [];
+  /** Per strict error: its group and path, for a custom resource's upstream order (ordered()). */
+  private readonly origins: { group: number; path: string }[] = [];
   private readonly seenStrict = new Set<string>();
 
   constructor(private readonly strict: boolean) {}
 
-  private strictError(kind: 'unknown field' | 'duplicate field', path: string): void {
+  /** `group`: 0 the decoder's own (duplicates), 1 root metadata, 2 pruning, 3 embedded metadata. */
+  private strictError(kind: 'unknown field' | 'duplicate field', path: string, group = 0): void {
     if (!this.strict || this.strictErrors.length >= maxStrictErrors) return;
     const text = `${kind} ${goQuote(path)}`;
     if (this.seenStrict.has(text)) return;
     this.seenStrict.add(text);
     this.strictErrors.push(text);
+    this.origins.push({ group, path });
+  }
+
+  /**
+   * A custom resource's strict errors in upstream's order: the JSON decoder's, then root metadata's
+   * (ObjectMeta decoding, document order), then what pruning dropped (sorted), then what embedded
+   * resources' metadata dropped (coercion, document order).
+   */
+  ordered(): string[] {
+    const idx = this.strictErrors.map((_, i) => i);
+    idx.sort((a, b) => {
+      const x = this.origins[a]!;
+      const y = this.origins[b]!;
+      if (x.group !== y.group) return x.group - y.group;
+      if (x.group === 2) return compareCodePoints(x.path, y.path);
+      return a - b;
+    });
+    return idx.map((i) => this.strictErrors[i]!);
   }
 
   private typeErrorText(value: string, goType: string, ctx: Ctx): string {
@@ -130,25 +155,44 @@ class TreeDecoder {
     // Few members (most structs): an earlier one of the same name is found by a scan, not a Set.
     const seen = members.length > smallStruct ? new Set<string>() : undefined;
     const structName = goStructName(schema);
+    const loose = schema.unstructured === true;
     for (let i = 0; i < members.length; i++) {
       const { key, value: child } = members[i];
       const field = Object.prototype.hasOwnProperty.call(schema.fields, key) ? schema.fields[key] : undefined;
       if (!field) {
-        this.strictError('unknown field', childKey(ctx.strict, key));
+        if (schema.preserveUnknownFields) {
+          // Kept as sent, and not reported: the schema asks for unknown fields here.
+          if (seen ? seen.has(key) : seenBefore(members, i, key)) this.strictError('duplicate field', childKey(ctx.strict, key));
+          seen?.add(key);
+          setOwn(out, key, this.free(child, ctx.field(key, structName)));
+        } else {
+          const path = childKey(ctx.strict, key);
+          this.strictError('unknown field', path, loose ? 2 : path.startsWith('metadata.') ? 1 : 3);
+        }
         continue;
       }
       if (seen ? seen.has(key) : seenBefore(members, i, key)) this.strictError('duplicate field', childKey(ctx.strict, key));
       seen?.add(key);
       const sub = ctx.field(key, structName);
-      const r = this.value(child, field, out[key], sub, false);
+      const r = this.value(child, field, out[key], sub, false, loose);
       if (r === DELETE) delete out[key];
       else if (r !== KEEP) out[key] = r;
     }
     return out;
   }
 
-  /** Decodes one value; `element` marks array items and map values, where null means the zero value. */
-  value(n: GoJsonNode, f: FieldSchema, existing: unknown, ctx: Ctx, element: boolean): Outcome {
+  /** A free-form value, kept as it is; past this depth the store could not copy it. */
+  private free(n: GoJsonNode, ctx: Ctx): unknown {
+    if (nestsDeeperThan(n, maxProcessedNesting)) throw new Fatal(`${ctx.strict}: nested more than ${maxProcessedNesting} levels deep`);
+    return goJsonNodeValue(n);
+  }
+
+  /**
+   * Decodes one value; `element` marks array items and map values, where null means the zero
+   * value; `loose` marks a custom resource's value (see the header).
+   */
+  value(n: GoJsonNode, f: FieldSchema, existing: unknown, ctx: Ctx, element: boolean, loose = false): Outcome {
+    if (loose) return this.looseValue(n, f, existing, ctx);
     if (n.kind === 'null') {
       if (element) return existing !== undefined ? existing : goZero(f);
       // Go leaves non-pointer scalars and structs alone and nils pointers, slices and maps.
@@ -180,6 +224,12 @@ class TreeDecoder {
         if (big < lo || big > hi) return this.typeError(`number ${n.text}`, f.format, ctx);
         return Number(big);
       }
+      case 'number':
+        if (n.kind !== 'number') return this.typeError(goJsonKindWord(n), 'float64', ctx);
+        return goJsonNodeValue(n);
+      case 'intOrString':
+        if (n.kind !== 'number' && n.kind !== 'string') return this.typeError(goJsonKindWord(n), 'intstr.IntOrString', ctx);
+        return goJsonNodeValue(n);
       case 'boolean':
         if (n.kind !== 'bool') return this.typeError(goJsonKindWord(n), 'bool', ctx);
         return n.value;
@@ -216,6 +266,36 @@ class TreeDecoder {
     }
   }
 
+  /** A custom resource's value: the schema only prunes; anything it does not shape is kept as sent. */
+  private looseValue(n: GoJsonNode, f: FieldSchema, existing: unknown, ctx: Ctx): Outcome {
+    switch (f.type) {
+      case 'object':
+        if (n.kind !== 'object') return this.free(n, ctx);
+        return this.struct(n, f.ref(), isPlainObject(existing) ? existing : undefined, ctx);
+      case 'array':
+        if (n.kind !== 'array') return this.free(n, ctx);
+        return n.items.map((item, i) => this.looseValue(item, f.items, undefined, ctx.index(i)));
+      case 'map': {
+        if (n.kind !== 'object') return this.free(n, ctx);
+        const out = isPlainObject(existing) ? existing : {};
+        const seen = new Set<string>();
+        for (const { key: k, value: v } of n.members) {
+          if (seen.has(k)) this.strictError('duplicate field', childKey(ctx.strict, k));
+          seen.add(k);
+          setOwn(out, k, this.looseValue(v, f.values, undefined, ctx.key(k)));
+        }
+        return out;
+      }
+      case 'string':
+      case 'integer':
+      case 'number':
+      case 'intOrString':
+      case 'boolean':
+      case 'any':
+        return this.free(n, ctx);
+    }
+  }
+
   /** metav1.Time.UnmarshalJSON: its errors are returned, not saved, so they abort decoding. */
   private time(n: GoJsonNode, ctx: Ctx, micro: boolean): Outcome {
     if (n.kind !== 'string') throw new Fatal(this.typeErrorText(goJsonKindWord(n), 'string', ctx));
@@ -239,9 +319,10 @@ export function decodeTree(root: GoJsonNode, schema: ObjectSchema, opts: TreeDec
   try {
     let value: Record<string, unknown> = {};
     if (root.kind === 'object') value = d.struct(root, schema, undefined, top);
+    else if (root.kind !== 'null' && schema.unstructured) d.saved = `json: cannot unmarshal ${goJsonKindWord(root)} into Go value of type map[string]interface {}`;
     else if (root.kind !== 'null') d.value(root, { type: 'object', ref: () => schema }, undefined, top, false);
     if (d.saved !== undefined) return { value, strictErrors: [], error: d.saved };
-    return { value, strictErrors: d.strictErrors };
+    return { value, strictErrors: schema.unstructured ? d.ordered() : d.strictErrors };
   } catch (e) {
     if (e instanceof Fatal) return { value: {}, strictErrors: [], error: e.message };
     throw e;

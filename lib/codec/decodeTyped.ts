@@ -104,6 +104,10 @@ class TypedReader extends GoJsonScanner {
       }
       case 'integer':
         return this.integer(f.format);
+      case 'number':
+      case 'intOrString':
+        // Kept exactly as sent: the general decoder does that.
+        throw giveUp;
       case 'boolean':
         if (c === 0x74) {
           this.literal('true');

@@ -30,6 +30,10 @@ export function goTypeOf(f: FieldSchema): string {
       return 'string';
     case 'integer':
       return f.format;
+    case 'number':
+      return 'float64';
+    case 'intOrString':
+      return 'intstr.IntOrString';
     case 'boolean':
       return 'bool';
     case 'object':

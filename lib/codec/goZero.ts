@@ -12,6 +12,7 @@ export function goZero(f: FieldSchema): unknown {
     case 'string':
       return f.format ? null : '';
     case 'integer':
+    case 'number':
       return 0;
     case 'boolean':
       return false;
@@ -20,6 +21,7 @@ export function goZero(f: FieldSchema): unknown {
     case 'array':
     case 'map':
     case 'any':
+    case 'intOrString':
       return null;
   }
 }

@@ -11,6 +11,10 @@
 //   pointers in the API conventions (automountServiceAccountToken: false must survive). The
 //   few non-pointer ones upstream has are listed in `zeroIsEmpty`.
 // - TypeMeta comes out as upstream writes it: kind, then apiVersion.
+// A custom resource's nodes (ObjectSchema.unstructured) are written as Go writes
+// map[string]interface{}: every key sorted, values as they are (no omitempty, no zero values),
+// fields the schema does not know dropped (pruning) unless it preserves unknown fields; a typed
+// child (metadata) keeps its rules but its keys are sorted too (upstream stores it as a map).
 import { openapiDefinitionPrefix as P } from '../api/product';
 import type { FieldSchema, ObjectSchema } from '../api/schema';
 import { isShareableJson, setOwn } from '../machinery/jsonValue';
@@ -124,6 +128,8 @@ function field(v: unknown, f: FieldSchema, emit: boolean, zeroEmpty: boolean): u
       return t === '' && !emit ? OMIT : t;
     }
     case 'integer':
+    case 'number':
+    case 'intOrString':
     case 'boolean':
       return zeroEmpty && !emit && (v === 0 || v === false) ? OMIT : v;
     case 'object':
@@ -170,10 +176,58 @@ function struct(v: Record<string, unknown>, schema: ObjectSchema): Record<string
     const r = field(raw, p.f, p.emit, p.zeroEmpty);
     if (r !== OMIT) out[p.name] = r;
   }
+  if (schema.preserveUnknownFields) {
+    for (const k of Object.keys(v)) if (!hasOwnProperty.call(schema.fields, k) && v[k] !== undefined) setOwn(out, k, clonePlain(v[k]));
+  }
+  return out;
+}
+
+/** A free-form value with every object's keys sorted (Go's map encoding). */
+function sortedPlain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedPlain);
+  if (isPlainObject(v)) {
+    const o: Record<string, unknown> = {};
+    for (const k of sortSmall(Object.keys(v), compareCodePoints)) if (v[k] !== undefined) setOwn(o, k, sortedPlain(v[k]));
+    return o;
+  }
+  return v;
+}
+
+function unstructuredValue(v: unknown, f: FieldSchema): unknown {
+  if (v === null) return null;
+  switch (f.type) {
+    case 'object': {
+      if (!isPlainObject(v)) return sortedPlain(v);
+      const s = f.ref();
+      return s.unstructured ? unstructuredStruct(v, s) : sortedPlain(struct(v, s));
+    }
+    case 'array':
+      return Array.isArray(v) ? v.map((x) => unstructuredValue(x, f.items)) : sortedPlain(v);
+    case 'map': {
+      if (!isPlainObject(v)) return sortedPlain(v);
+      const o: Record<string, unknown> = {};
+      for (const k of sortSmall(Object.keys(v), compareCodePoints)) if (v[k] !== undefined) setOwn(o, k, unstructuredValue(v[k], f.values));
+      return o;
+    }
+    default:
+      return sortedPlain(v);
+  }
+}
+
+function unstructuredStruct(v: Record<string, unknown>, schema: ObjectSchema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of sortSmall(Object.keys(v), compareCodePoints)) {
+    const x = v[k];
+    if (x === undefined) continue;
+    const f = hasOwnProperty.call(schema.fields, k) ? schema.fields[k] : undefined;
+    if (f) setOwn(out, k, unstructuredValue(x, f));
+    else if (schema.preserveUnknownFields) setOwn(out, k, sortedPlain(x));
+  }
   return out;
 }
 
 /** A new object in the schema's JSON shape (see the rules above). */
 export function normalize<T extends object>(obj: T, schema: ObjectSchema): T {
-  return struct(obj as Record<string, unknown>, schema) as T;
+  const o = obj as Record<string, unknown>;
+  return (schema.unstructured ? unstructuredStruct(o, schema) : struct(o, schema)) as T;
 }

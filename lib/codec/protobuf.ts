@@ -368,6 +368,10 @@ function writeElement(w: ProtoWriter, num: number, f: FieldSchema, v: unknown, p
     }
     case 'map':
       throw encodeError(path, 'nested maps are not supported');
+    case 'number':
+    case 'intOrString':
+      // Only custom resources use these, and they have no Protobuf encoding.
+      throw encodeError(path, `no Protobuf encoding for ${f.type}`);
   }
 }
 

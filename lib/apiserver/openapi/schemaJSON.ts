@@ -3,7 +3,7 @@
 // (list type, map keys, map type, patch strategy and merge key) that clients such as
 // kubectl read for strategic merge and apply.
 import { openapiExtensions as X } from '../../api/product';
-import type { FieldSchema, ObjectSchema } from '../../api/schema';
+import type { FieldSchema, ObjectSchema, ValueRules } from '../../api/schema';
 import type { GVK } from './routes';
 
 export type Flavor = 'v2' | 'v3';
@@ -22,6 +22,56 @@ function withRef(name: string, siblings: JSONObject, flavor: Flavor): JSONObject
   return { allOf: [{ $ref: refTo(name, flavor) }], ...siblings };
 }
 
+/** The OpenAPI value keywords a field carries (custom resources mostly), after its type's own. */
+function valueKeywords(o: JSONObject, f: FieldSchema | ValueRules, flavor: Flavor): JSONObject {
+  const r = f as ValueRules & { nullable?: boolean; default?: unknown; validationFormat?: string };
+  // A string field's enum is already written, in its place among the string keywords.
+  if (r.enum && o.enum === undefined) o.enum = [...r.enum];
+  if (r.validationFormat !== undefined) o.format = r.validationFormat;
+  for (const k of keywordOrder) if (r[k] !== undefined && o[k] === undefined) o[k] = Array.isArray(r[k]) ? [...(r[k] as unknown[])] : r[k];
+  if (r.requiredProperties?.length) o.required = [...r.requiredProperties];
+  if (r.default !== undefined) o.default = r.default;
+  // Swagger 2.0 has neither nullable nor the junctors: upstream strips them from the v2 document.
+  if (flavor === 'v3') {
+    if (r.nullable) o.nullable = true;
+    for (const j of ['allOf', 'anyOf', 'oneOf'] as const) {
+      const list = r[j];
+      if (list?.length) o[j] = list.map((x) => rulesJSON(x, flavor));
+    }
+    if (r.not) o.not = rulesJSON(r.not, flavor);
+  }
+  return o;
+}
+
+const keywordOrder = [
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'multipleOf',
+  'maxProperties',
+  'minProperties',
+] as const;
+
+/** A junctor's value-rule tree. */
+function rulesJSON(r: ValueRules, flavor: Flavor): JSONObject {
+  const o: JSONObject = r.type ? { type: r.type } : {};
+  if (r.properties) {
+    const props: JSONObject = {};
+    for (const [n, p] of Object.entries(r.properties)) props[n] = rulesJSON(p, flavor);
+    o.properties = props;
+  }
+  if (r.items) o.items = rulesJSON(r.items, flavor);
+  if (r.additionalProperties) o.additionalProperties = rulesJSON(r.additionalProperties, flavor);
+  return valueKeywords(o, r, flavor);
+}
+
 function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
   const extra: JSONObject = {};
   if (top && f.description) extra.description = f.description;
@@ -31,22 +81,36 @@ function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
       if (f.format) o.format = f.format;
       if (f.enum) o.enum = [...f.enum];
       if (f.maxLength !== undefined) o.maxLength = f.maxLength;
-      return o;
+      return valueKeywords(o, f, flavor);
     }
     case 'integer':
-      return { ...extra, type: 'integer', format: f.format };
+      return valueKeywords({ ...extra, type: 'integer', format: f.format }, f, flavor);
+    case 'number': {
+      const o: JSONObject = { ...extra, type: 'number' };
+      if (f.format) o.format = f.format;
+      return valueKeywords(o, f, flavor);
+    }
+    case 'intOrString':
+      return valueKeywords({ ...extra, [X.intOrString]: true }, f, flavor);
     case 'boolean':
-      return { ...extra, type: 'boolean' };
-    case 'any':
-      return { ...extra, type: 'object' };
-    case 'object':
+      return valueKeywords({ ...extra, type: 'boolean' }, f, flavor);
+    case 'any': {
+      // An untyped custom-resource node publishes no type; every other free-form value is an object.
+      const o: JSONObject = f.untyped ? { ...extra } : { ...extra, type: 'object' };
+      if (f.preserveUnknownFields) o[X.preserveUnknownFields] = true;
+      if (f.embeddedResource) o[X.embeddedResource] = true;
+      return valueKeywords(o, f, flavor);
+    }
+    case 'object': {
       if (f.mapType) extra[X.mapType] = f.mapType;
-      return withRef(f.ref().name, extra, flavor);
+      if (f.embeddedResource) extra[X.embeddedResource] = true;
+      return withRef(f.ref().name, valueKeywords(extra, f, flavor), flavor);
+    }
     case 'map': {
       const o: JSONObject = { ...extra, type: 'object', additionalProperties: fieldSchema(f.values, flavor, false) };
       if (f.mapType) o[X.mapType] = f.mapType;
       if (f.maxProperties !== undefined) o.maxProperties = f.maxProperties;
-      return o;
+      return valueKeywords(o, f, flavor);
     }
     case 'array': {
       const o: JSONObject = { ...extra, type: 'array', items: fieldSchema(f.items, flavor, false) };
@@ -55,7 +119,7 @@ function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
       if (f.patchMergeKey) o[X.patchMergeKey] = f.patchMergeKey;
       if (f.patchStrategy) o[X.patchStrategy] = f.patchStrategy;
       if (f.maxItems !== undefined) o.maxItems = f.maxItems;
-      return o;
+      return valueKeywords(o, f, flavor);
     }
   }
 }
@@ -71,8 +135,13 @@ export function definitionOf(schema: ObjectSchema, flavor: Flavor, gvks: readonl
     for (const n of names) props[n] = fieldSchema(schema.fields[n], flavor, true);
     o.properties = props;
   }
-  const required = Object.keys(schema.fields).filter((n) => schema.fields[n].required);
+  const required = [...Object.keys(schema.fields).filter((n) => schema.fields[n].required), ...(schema.rules?.requiredProperties ?? [])];
   if (required.length) o.required = required;
+  if (schema.rules) {
+    const { requiredProperties: _done, ...rest } = schema.rules;
+    valueKeywords(o, rest, flavor);
+  }
+  if (schema.preserveUnknownFields) o[X.preserveUnknownFields] = true;
   if (gvks.length) o[X.groupVersionKind] = gvks.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
   return o;
 }

@@ -5,6 +5,7 @@
 import { ConfigMapSchema, ServiceAccountSchema } from '../../api';
 import { LeaseSchema } from '../../api/coordination';
 import type { ObjectSchema } from '../../api/schema';
+import { defineObject, s } from '../../api/schema';
 import type { JsonValue } from '../jsonValue';
 import { typedValidationErrors, typedValidationText } from './validateTyped';
 
@@ -74,5 +75,27 @@ describe('typed validation (structured-merge-diff validate.go)', () => {
     const sa = { secrets: [{ name: 'a' }, { name: 'a' }] };
     expect(typedValidationErrors(sa, ServiceAccountSchema, { allowDuplicates: true })).toEqual([]);
     expect(text(sa, ServiceAccountSchema)).toBe('.secrets: duplicate entries for key [name="a"]');
+  });
+});
+
+describe('typed validation of custom-resource schemas', () => {
+  const Free = defineObject({ name: 'com.example.v1.W.spec', unstructured: true, preserveUnknownFields: true, fields: { n: s.int64() } });
+  const Strict = defineObject({ name: 'com.example.v1.W.status', unstructured: true, fields: { n: s.int64() } });
+  const W = defineObject({
+    name: 'com.example.v1.W',
+    unstructured: true,
+    fields: { spec: s.object(() => Free), status: s.object(() => Strict), ratio: s.number(), port: s.intOrString() },
+  });
+
+  test.each<[string, JsonValue, string]>([
+    ['undeclared fields under preserve-unknown-fields', { spec: { n: 1, x: { y: [1] } } }, ''],
+    ['undeclared fields elsewhere', { status: { x: 1 } }, '.status.x: field not declared in schema'],
+    ['a number field', { ratio: 0.5 }, ''],
+    ['a number field holding a string', { ratio: 'x' }, '.ratio: expected numeric (int or float), got string'],
+    ['int-or-string holding either', { port: 'http' }, ''],
+    ['int-or-string holding a bool', { port: true }, '.port: expected numeric (int or float) or string, got bool'],
+  ])('%s', (_name, obj, want) => {
+    const errs = typedValidationErrors(obj, W);
+    expect(errs.length ? typedValidationText(errs) : '').toBe(want);
   });
 });

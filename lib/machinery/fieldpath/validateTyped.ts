@@ -57,7 +57,11 @@ class Walk {
       case 'string':
         if (v !== null && typeof v !== 'string') this.fail(`expected string, got &value.valueUnstructured{Value:${goSharpV(v)}}`);
         return;
+      case 'intOrString':
+        if (v !== null && typeof v !== 'number' && typeof v !== 'string') this.fail(`expected numeric (int or float) or string, got ${goTypeNames[goKind(v)]}`);
+        return;
       case 'integer':
+      case 'number':
         if (v !== null && typeof v !== 'number') this.fail(`expected numeric (int or float), got ${goTypeNames[goKind(v)]}`);
         return;
       case 'boolean':
@@ -82,6 +86,11 @@ class Walk {
     for (const key of Object.keys(o)) {
       const child = fields ? (getOwn(fields, key) as FieldSchema | undefined) : f.type === 'map' ? f.values : undefined;
       this.path.push(`.${key}`);
+      // x-kubernetes-preserve-unknown-fields: undeclared members are free-form (upstream: deduced).
+      if (!child && f.type === 'object' && f.ref().preserveUnknownFields) {
+        this.path.pop();
+        continue;
+      }
       if (!child) {
         // Upstream stops at the first field a struct does not declare.
         this.fail('field not declared in schema');

@@ -110,9 +110,12 @@ export function plausible(rng: Prng, f: FieldSchema | undefined, depth = 0, keys
   if (!f || depth > 3) return 'x';
   switch (f.type) {
     case 'string':
-      return f.enum?.length ? rng.pick(f.enum) : f.format === 'date-time' ? '2026-01-10T08:00:00Z' : f.format === 'byte' ? 'AAE=' : `v${rng.int(0, 3)}`;
+      return f.enum?.length ? (deepCopy(rng.pick(f.enum)) as JsonValue) : f.format === 'date-time' ? '2026-01-10T08:00:00Z' : f.format === 'byte' ? 'AAE=' : `v${rng.int(0, 3)}`;
     case 'integer':
+    case 'intOrString':
       return rng.int(0, 5);
+    case 'number':
+      return rng.int(0, 5) + 0.5;
     case 'boolean':
       return rng.chance(0.5);
     case 'any':

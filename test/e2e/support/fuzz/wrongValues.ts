@@ -24,6 +24,10 @@ export function wrongLiterals(field: FieldSchema): string[] {
       ];
     case 'boolean':
       return ['"true"', '1', '0', '"yes"', '{}', '[]'];
+    case 'number':
+      return ['"1.5"', 'true', '{}', '[]'];
+    case 'intOrString':
+      return ['true', '{}', '[]', '1.5'];
     case 'object':
       return ['42', '"{}"', '[]', 'true', '[{}]'];
     case 'array':
