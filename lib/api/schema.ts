@@ -191,6 +191,11 @@ export interface ObjectSchema<F extends Record<string, FieldSchema> = Record<str
   unstructured?: boolean;
   /** x-kubernetes-preserve-unknown-fields on an object with properties: fields not listed are kept as sent. */
   preserveUnknownFields?: boolean;
+  /**
+   * Published inline in OpenAPI where a field refers to it, not as a definition of its own (a
+   * custom resource's nested objects: upstream publishes a CRD's schema as one tree).
+   */
+  inline?: boolean;
   /** OpenAPI object keywords of this node (custom resources; the root has no field to carry them). */
   rules?: ObjectRules & Junctors;
 }

@@ -49,6 +49,14 @@ export function readinessHooks(storage: StorageStep, security: SecurityStep): Po
           },
         ]
       : []),
+    // Upstream's hook name: ready once every CRD stored is served (names, Established, installed).
+    {
+      name: 'start-apiextensions-controllers',
+      run: async () => {
+        await namingVerified;
+        await storage.customResources.start();
+      },
+    },
     // Upstream's hook name: /readyz fails until the policy is loaded and the bootstrap roles exist.
     {
       name: 'rbac/bootstrap-roles',

@@ -4,7 +4,9 @@
 import { promises as fs } from 'node:fs';
 import type pino from 'pino';
 import type { ApiServerMetrics } from '../../../lib/apiserver/metrics';
+import { CustomResourceController } from '../../../lib/apiserver/customresources/crdController';
 import { ResourceRegistry } from '../../../lib/apiserver/resourceRegistry';
+import { crdCleanupFinalizer, customresourcedefinitions } from '../../../lib/api/apiextensions';
 import { storedObjectCounts } from '../../../lib/apiserver/server';
 import {
   CompactionStore,
@@ -20,6 +22,7 @@ import {
 } from '../../../lib/etcd';
 import { WatchBudget } from '../../../lib/machinery/watchBudget';
 import { builtinStrategies } from '../../../lib/registry/builtin';
+import { customResourceStrategy } from '../../../lib/registry/customresources/versionStrategy';
 import { ensureStoredNaming } from '../../../lib/registry/storedNaming';
 import { storeFactory } from '../../../lib/registry/stores';
 import type { WatchCacheMetrics } from '../../../lib/watchcache';
@@ -40,6 +43,11 @@ export interface StorageStep {
   resources: ResourceRegistry;
   /** One budget for every watch's unsent bytes: the HTTP streams and the caches' direct etcd watchers. */
   watchBudget: WatchBudget;
+  /**
+   * Serves the CRDs' custom resources through `resources` (started by a post-start hook: ready
+   * once every existing CRD is served).
+   */
+  customResources: CustomResourceController;
   /** Resolves once the stored naming profile is known to match this server's (nothing is written before). */
   namingVerified: Promise<void>;
   /** Stops compaction, the watch caches and the etcd client (after the last request). */
@@ -84,15 +92,26 @@ export async function startStorage(opts: ApiServerOptions, metrics: ApiServerMet
   const resources = new ResourceRegistry({ createStore, metrics, log: log.child({ component: 'registry' }) });
   for (const strategy of builtinStrategies) resources.install(strategy);
   metrics.trackStoredObjects(storedObjectCounts(resources));
+  const crds = resources.lookup(customresourcedefinitions.group, customresourcedefinitions.version, customresourcedefinitions.resource);
+  if (!crds) throw new Error('customresourcedefinitions are not installed');
+  const customResources = new CustomResourceController({
+    registry: resources,
+    crdStore: crds.store,
+    strategyFor: customResourceStrategy,
+    cleanupFinalizer: crdCleanupFinalizer,
+    log: log.child({ component: 'customresources' }),
+  });
   const namingVerified = ensureStoredNaming(storage, opts.etcdPrefix);
   namingVerified.catch(() => undefined); // the post-start hook reports it
   return {
     etcd,
     resources,
+    customResources,
     watchBudget,
     namingVerified,
     close: async () => {
       compactor.stop();
+      await customResources.stop();
       await resources.close();
       await storage.close();
     },

@@ -18,18 +18,21 @@ export const crdConditionTrue = (crd: CustomResourceDefinition, type: string): b
 /**
  * Upstream's SetCRDCondition: adds the condition or overwrites status, reason and message of the
  * existing one; lastTransitionTime (`now`, RFC 3339) changes only with the status or when unset.
+ * Returns whether anything changed (a controller skips a write that changes nothing).
  */
-export function setCrdCondition(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition, now: string): void {
+export function setCrdCondition(crd: CustomResourceDefinition, condition: CustomResourceDefinitionCondition, now: string): boolean {
   const conditions = ((crd.status ??= {}).conditions ??= []);
   const existing = conditions.find((c) => c.type === condition.type);
   if (!existing) {
     conditions.push({ ...condition, lastTransitionTime: now });
-    return;
+    return true;
   }
+  const changed = existing.status !== condition.status || existing.reason !== condition.reason || existing.message !== condition.message || !existing.lastTransitionTime;
   if (existing.status !== condition.status || !existing.lastTransitionTime) existing.lastTransitionTime = now;
   existing.status = condition.status;
   existing.reason = condition.reason;
   existing.message = condition.message;
+  return changed;
 }
 
 export function removeCrdCondition(crd: CustomResourceDefinition, type: string): void {

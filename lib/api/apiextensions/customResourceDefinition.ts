@@ -218,4 +218,8 @@ export const customresourcedefinitions: ResourceInfo = {
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   schema: CustomResourceDefinitionSchema,
   subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
+  storagePath: `${groups.apiextensions}/customresourcedefinitions`,
 };
+
+/** Keeps a deleted CRD until its custom resources are gone (upstream's crd finalizer). */
+export const crdCleanupFinalizer = `customresourcecleanup.${groups.apiextensions}`;

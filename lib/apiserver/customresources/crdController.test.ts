@@ -4,7 +4,6 @@
 // cleanup finalizer. The CRD kind here is a stand-in with the real one's /status and DELETE rules.
 import { type ApiObject, defineObject, ObjectMetaSchema, type ResourceInfo, s } from '../../api';
 import { MemoryStorage } from '../../etcd/memory';
-import { type Crd, setCondition } from '../../registry/customresources/crd';
 import { customResourceInfo } from '../../registry/customresources/resourceInfo';
 import { CustomResourceStrategy } from '../../registry/customresources/strategy';
 import { DefaultStrategy } from '../../registry/defaultStrategy';
@@ -13,6 +12,7 @@ import { storeFactory, systemContext } from '../../registry/stores';
 import type { RequestContext, UpdateStrategy } from '../../registry/strategy';
 import { ResourceRegistry } from '../resourceRegistry';
 import { CustomResourceController } from './crdController';
+import { type CustomResourceDefinition, setCrdCondition } from '../../api/apiextensions';
 
 const finalizer = 'customresourcecleanup.apiextensions.example';
 const free = defineObject({ name: 'test.Free', fields: { apiVersion: s.string(), kind: s.string(), metadata: s.object(() => ObjectMetaSchema), spec: s.any(), status: s.any() } });
@@ -30,7 +30,7 @@ const crdInfo: ResourceInfo = {
   subresources: [{ name: 'status', verbs: ['get', 'patch', 'update'] }],
 };
 const crdStatus: UpdateStrategy = {
-  prepareForUpdate: (_c, obj, old) => void ((obj as Crd).spec = structuredClone((old as Crd).spec)),
+  prepareForUpdate: (_c, obj, old) => void ((obj as CustomResourceDefinition).spec = structuredClone((old as CustomResourceDefinition).spec)),
   validateUpdate: () => [],
 };
 class StandInCrdStrategy extends DefaultStrategy {
@@ -38,17 +38,17 @@ class StandInCrdStrategy extends DefaultStrategy {
   override readonly subresourceStrategies = { status: crdStatus };
   override readonly standardFinalizers = false as const;
   override prepareForUpdate(_c: RequestContext, obj: ApiObject, old: ApiObject): void {
-    (obj as Crd).status = structuredClone((old as Crd).status);
+    (obj as CustomResourceDefinition).status = structuredClone((old as CustomResourceDefinition).status);
   }
   override beforeDelete(ctx: RequestContext, obj: ApiObject): ApiObject | null {
     if (obj.metadata?.deletionTimestamp) return null;
     (obj.metadata ??= {}).finalizers = [...(obj.metadata.finalizers ?? []), finalizer];
-    setCondition(obj as Crd, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, ctx.now().toISOString());
+    setCrdCondition(obj as CustomResourceDefinition, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, ctx.now().toISOString());
     return obj;
   }
 }
 
-const widgets = (name = 'widgets.example.com', plural = 'widgets'): Crd => ({
+const widgets = (name = 'widgets.example.com', plural = 'widgets'): CustomResourceDefinition => ({
   metadata: { name },
   spec: {
     group: 'example.com',
@@ -110,14 +110,14 @@ afterEach(async () => {
   for (const r of registries) await r.close();
 });
 
-const conditions = (c: ApiObject): Record<string, string> => Object.fromEntries(((c as Crd).status?.conditions ?? []).map((x) => [x.type, `${x.status}/${x.reason}`]));
+const conditions = (c: ApiObject): Record<string, string> => Object.fromEntries(((c as CustomResourceDefinition).status?.conditions ?? []).map((x) => [x.type, `${x.status}/${x.reason}`]));
 
 test('a new CRD gets its names and Established, and its served versions are installed', async () => {
   const { registry, crds, controller } = replica();
   await controller.start();
   await crds.create(systemContext(), widgets());
   const crd = await until(async () => {
-    const c = (await crds.get(systemContext(), 'widgets.example.com')) as Crd;
+    const c = (await crds.get(systemContext(), 'widgets.example.com')) as CustomResourceDefinition;
     return conditions(c).Established === 'True/InitialNamesAccepted' && c;
   }, 'Established');
   expect(conditions(crd)).toEqual({ NamesAccepted: 'True/NoConflicts', Established: 'True/InitialNamesAccepted' });
@@ -143,7 +143,7 @@ test('a CRD whose plural another CRD of the group has accepted is refused, not s
     const c = await crds.get(systemContext(), 'other.example.com');
     return conditions(c).NamesAccepted?.startsWith('False') && c;
   }, 'the conflict');
-  expect((other as Crd).status?.conditions?.find((c) => c.type === 'NamesAccepted')).toMatchObject({ reason: 'PluralConflict', message: '"widgets" is already in use' });
+  expect((other as CustomResourceDefinition).status?.conditions?.find((c) => c.type === 'NamesAccepted')).toMatchObject({ reason: 'PluralConflict', message: '"widgets" is already in use' });
   expect(conditions(other).Established).toBe('False/NotAccepted');
 });
 

@@ -9,7 +9,6 @@
 import type { Logger } from 'pino';
 import type { ApiObject } from '../../api';
 import { isApiError } from '../../machinery/errors';
-import { type Crd, type CrdCondition, conditionOf, isConditionTrue, setCondition, storageVersionOf } from '../../registry/customresources/crd';
 import { calculateNames, namesEqual } from '../../registry/customresources/naming';
 import { followStore, type Follower } from '../../registry/follow';
 import { everything } from '../../registry/predicate';
@@ -18,13 +17,14 @@ import type { GenericStore } from '../../registry/store';
 import { systemContext } from '../../registry/stores';
 import type { Strategy } from '../../registry/strategy';
 import type { ResourceRegistry } from '../resourceRegistry';
+import { type CustomResourceDefinition, type CustomResourceDefinitionCondition, crdConditionTrue, findCrdCondition, setCrdCondition, storageVersionOf } from '../../api/apiextensions';
 
 export interface CustomResourceControllerOptions {
   registry: ResourceRegistry;
   /** The CRDs' own store (customresourcedefinitions). */
   crdStore: GenericStore;
   /** The strategy serving one version of a CRD (its schema, status and scale, columns). */
-  strategyFor(crd: Crd, version: string, opts: { terminating: boolean }): Strategy;
+  strategyFor(crd: CustomResourceDefinition, version: string, opts: { terminating: boolean }): Strategy;
   /** customresourcecleanup.<apiextensions group>. */
   cleanupFinalizer: string;
   log?: Logger;
@@ -42,7 +42,7 @@ interface Served {
 const timeText = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class CustomResourceController {
-  private readonly crds = new Map<string, Crd>();
+  private readonly crds = new Map<string, CustomResourceDefinition>();
   private readonly served = new Map<string, Served>();
   private follower: Follower | undefined;
   private running: Promise<void> | undefined;
@@ -59,11 +59,11 @@ export class CustomResourceController {
     this.follower = followStore(this.opts.crdStore, {
       replace: (objects) => {
         this.crds.clear();
-        for (const o of objects) this.crds.set(o.metadata?.name ?? '', o as Crd);
+        for (const o of objects) this.crds.set(o.metadata?.name ?? '', o as CustomResourceDefinition);
         this.schedule();
       },
       upsert: (o) => {
-        this.crds.set(o.metadata?.name ?? '', o as Crd);
+        this.crds.set(o.metadata?.name ?? '', o as CustomResourceDefinition);
         this.schedule();
       },
       remove: (o) => {
@@ -114,7 +114,7 @@ export class CustomResourceController {
     }
   }
 
-  private async sync(crd: Crd): Promise<void> {
+  private async sync(crd: CustomResourceDefinition): Promise<void> {
     const name = crd.metadata?.name ?? '';
     if (crd.metadata?.deletionTimestamp) {
       await this.serve(crd);
@@ -122,15 +122,15 @@ export class CustomResourceController {
       return;
     }
     const naming = calculateNames(crd, [...this.crds.values()]);
-    const statusWanted = (c: Crd): boolean => {
+    const statusWanted = (c: CustomResourceDefinition): boolean => {
       const now = timeText(this.now());
       let changed = !namesEqual(naming.acceptedNames, c.status?.acceptedNames);
       (c.status ??= {}).acceptedNames = naming.acceptedNames;
-      changed = setCondition(c, naming.namesAccepted, now) || changed;
-      changed = setCondition(c, naming.established, now) || changed;
+      changed = setCrdCondition(c, naming.namesAccepted, now) || changed;
+      changed = setCrdCondition(c, naming.established, now) || changed;
       // The establishing step: accepted names make it Established, once and for good.
-      if (conditionOf(c, 'NamesAccepted')?.status === 'True' && !isConditionTrue(c, 'Established')) {
-        changed = setCondition(c, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }, now) || changed;
+      if (findCrdCondition(c, 'NamesAccepted')?.status === 'True' && !crdConditionTrue(c, 'Established')) {
+        changed = setCrdCondition(c, { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }, now) || changed;
       }
       return changed;
     };
@@ -146,9 +146,9 @@ export class CustomResourceController {
   }
 
   /** Installs (or reinstalls, or removes) the served versions of a CRD as its spec and status say. */
-  private async serve(crd: Crd): Promise<void> {
+  private async serve(crd: CustomResourceDefinition): Promise<void> {
     const name = crd.metadata?.name ?? '';
-    const servable = isConditionTrue(crd, 'NamesAccepted') || isConditionTrue(crd, 'Established');
+    const servable = crdConditionTrue(crd, 'NamesAccepted') || crdConditionTrue(crd, 'Established');
     const terminating = !!crd.metadata?.deletionTimestamp;
     const versions = servable ? (crd.spec?.versions ?? []).filter((v) => v.served && v.name).map((v) => v.name!) : [];
     const fingerprint = JSON.stringify({ spec: crd.spec, names: crd.status?.acceptedNames, terminating });
@@ -180,11 +180,11 @@ export class CustomResourceController {
   }
 
   /** The finalizer: every custom resource deleted, then the finalizer removed (the store then deletes the CRD). */
-  private async finalize(crd: Crd): Promise<void> {
+  private async finalize(crd: CustomResourceDefinition): Promise<void> {
     const name = crd.metadata?.name ?? '';
-    const condition = (c: CrdCondition): Promise<Crd | undefined> => this.updateStatus(name, (cur) => setCondition(cur, c, timeText(this.now())));
-    let final: CrdCondition;
-    if (!isConditionTrue(crd, 'Established')) {
+    const condition = (c: CustomResourceDefinitionCondition): Promise<CustomResourceDefinition | undefined> => this.updateStatus(name, (cur) => setCrdCondition(cur, c, timeText(this.now())));
+    let final: CustomResourceDefinitionCondition;
+    if (!crdConditionTrue(crd, 'Established')) {
       final = { type: 'Terminating', status: 'False', reason: 'NeverEstablished', message: 'resource was never established' };
     } else {
       await condition({ type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
@@ -196,7 +196,7 @@ export class CustomResourceController {
       }
     }
     await this.updateStatus(name, (cur) => {
-      setCondition(cur, final, timeText(this.now()));
+      setCrdCondition(cur, final, timeText(this.now()));
       const m = (cur.metadata ??= {});
       m.finalizers = (m.finalizers ?? []).filter((f) => f !== this.opts.cleanupFinalizer);
       return true;
@@ -204,15 +204,15 @@ export class CustomResourceController {
   }
 
   /** The served store of the CRD's storage version (any served version reads the same keys). */
-  private storageStore(crd: Crd): GenericStore | undefined {
+  private storageStore(crd: CustomResourceDefinition): GenericStore | undefined {
     const served = this.served.get(crd.metadata?.name ?? '');
     const storage = storageVersionOf(crd);
     const pick = served?.versions.find((v) => v.version === storage) ?? served?.versions[0];
     return pick ? this.opts.registry.lookup(pick.group, pick.version, pick.resource)?.store : undefined;
   }
 
-  private async deleteInstances(store: GenericStore, condition: (c: CrdCondition) => Promise<unknown>): Promise<CrdCondition> {
-    const failed = (reason: string, message: string): CrdCondition => ({ type: 'Terminating', status: 'True', reason, message });
+  private async deleteInstances(store: GenericStore, condition: (c: CustomResourceDefinitionCondition) => Promise<unknown>): Promise<CustomResourceDefinitionCondition> {
+    const failed = (reason: string, message: string): CustomResourceDefinitionCondition => ({ type: 'Terminating', status: 'True', reason, message });
     let items: ApiObject[];
     try {
       items = (await listObjects(store, { namespace: '', source: { kind: 'latest' }, limit: 0, predicate: everything })).items as ApiObject[];
@@ -244,19 +244,19 @@ export class CustomResourceController {
    * A status write computed from the stored CRD (mutate returns whether it changed anything):
    * retried on conflict, skipped when nothing changes, undefined when the CRD is gone.
    */
-  private async updateStatus(name: string, mutate: (crd: Crd) => boolean): Promise<Crd | undefined> {
+  private async updateStatus(name: string, mutate: (crd: CustomResourceDefinition) => boolean): Promise<CustomResourceDefinition | undefined> {
     try {
       const { obj } = await this.opts.crdStore.update(
         { ...systemContext(), subresource: 'status' },
         name,
         (current) => {
-          const next = structuredClone(current ?? {}) as Crd;
+          const next = structuredClone(current ?? {}) as CustomResourceDefinition;
           mutate(next);
           return next;
         },
         { retryOnConflict: true },
       );
-      return obj as Crd;
+      return obj as CustomResourceDefinition;
     } catch (err) {
       if (isApiError(err) && err.code === 404) return undefined;
       throw err;

@@ -104,7 +104,15 @@ function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
     case 'object': {
       if (f.mapType) extra[X.mapType] = f.mapType;
       if (f.embeddedResource) extra[X.embeddedResource] = true;
-      return withRef(f.ref().name, valueKeywords(extra, f, flavor), flavor);
+      const target = f.ref();
+      // A custom resource's nested objects are inline, as upstream publishes a CRD's schema
+      // (kubectl explain prints them as <Object>); only its root is a definition.
+      if (target.inline) {
+        const body = objectBody(target, flavor);
+        if (!top) delete body.description;
+        return valueKeywords({ ...body, ...extra }, f, flavor);
+      }
+      return withRef(target.name, valueKeywords(extra, f, flavor), flavor);
     }
     case 'map': {
       const o: JSONObject = { ...extra, type: 'object', additionalProperties: fieldSchema(f.values, flavor, false) };
@@ -126,6 +134,12 @@ function fieldSchema(f: FieldSchema, flavor: Flavor, top: boolean): JSONObject {
 
 /** The definition of one object schema; `gvks` marks top-level kinds. */
 export function definitionOf(schema: ObjectSchema, flavor: Flavor, gvks: readonly GVK[] = []): JSONObject {
+  const o = objectBody(schema, flavor);
+  if (gvks.length) o[X.groupVersionKind] = gvks.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
+  return o;
+}
+
+function objectBody(schema: ObjectSchema, flavor: Flavor): JSONObject {
   const o: JSONObject = {};
   if (schema.description) o.description = schema.description;
   o.type = 'object';
@@ -142,7 +156,6 @@ export function definitionOf(schema: ObjectSchema, flavor: Flavor, gvks: readonl
     valueKeywords(o, rest, flavor);
   }
   if (schema.preserveUnknownFields) o[X.preserveUnknownFields] = true;
-  if (gvks.length) o[X.groupVersionKind] = gvks.map((g) => ({ group: g.group, kind: g.kind, version: g.version }));
   return o;
 }
 
@@ -150,13 +163,18 @@ export function definitionOf(schema: ObjectSchema, flavor: Flavor, gvks: readonl
 export function reachableSchemas(roots: Iterable<ObjectSchema>): Map<string, ObjectSchema> {
   const out = new Map<string, ObjectSchema>();
   const visitField = (f: FieldSchema): void => {
-    if (f.type === 'object') visit(f.ref());
+    if (f.type === 'object' && f.ref().inline) visitFields(f.ref());
+    else if (f.type === 'object') visit(f.ref());
     else if (f.type === 'array') visitField(f.items);
     else if (f.type === 'map') visitField(f.values);
   };
   const visit = (s: ObjectSchema): void => {
     if (out.has(s.name)) return;
     out.set(s.name, s);
+    visitFields(s);
+  };
+  // Inline objects (a custom resource's nested ones) are not definitions; what they reference is.
+  const visitFields = (s: ObjectSchema): void => {
     for (const f of Object.values(s.fields)) visitField(f);
   };
   for (const r of roots) visit(r);

@@ -5,6 +5,7 @@
 // Created At), as upstream has no printer for CRDs.
 import type { CustomResourceDefinition } from '../../api';
 import { customresourcedefinitions } from '../../api';
+import { crdCleanupFinalizer, crdConditionTypes, setCrdCondition } from '../../api/apiextensions';
 import type { FieldError } from '../../machinery/fieldErrors';
 import { bumpGenerationOnSpecChange, startGeneration } from '../admissionregistration/generation';
 import { DefaultStrategy, defaultSelectableFields } from '../defaultStrategy';
@@ -42,6 +43,8 @@ class CustomResourceDefinitionStrategy extends DefaultStrategy<CRD> {
   override readonly allowUnconditionalUpdate = false;
   override readonly subresourceStrategies = { status: statusStrategy };
   override readonly resetFields = [['status']];
+  /** apimachinery's ObjectMeta rules (the cleanup finalizer has no '/'). */
+  override readonly standardFinalizers = false as const;
 
   /** Upstream's CustomResourceDefinitionToSelectableFields: ObjectMetaFieldsSet with the namespace field (always ""). */
   override selectableFields(obj: CRD): Record<string, string> {
@@ -66,6 +69,19 @@ class CustomResourceDefinitionStrategy extends DefaultStrategy<CRD> {
   }
   override validateUpdate(_ctx: RequestContext, obj: CRD, old: CRD): FieldError[] {
     return validateCustomResourceDefinitionUpdate(obj, old);
+  }
+  /**
+   * The first DELETE marks the CRD Terminating and adds the cleanup finalizer (the object is
+   * answered with 200, not deleted); the CRD controller deletes the custom resources, then removes
+   * the finalizer. Later DELETEs are the store's (the finalizer keeps it).
+   */
+  override beforeDelete(ctx: RequestContext, obj: CRD): CRD | null {
+    if (obj.metadata?.deletionTimestamp) return null;
+    const m = (obj.metadata ??= {});
+    if (!(m.finalizers ?? []).includes(crdCleanupFinalizer)) m.finalizers = [...(m.finalizers ?? []), crdCleanupFinalizer];
+    const now = ctx.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    setCrdCondition(obj, { type: crdConditionTypes.terminating, status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, now);
+    return obj;
   }
 }
 

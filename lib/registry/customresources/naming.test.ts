@@ -1,7 +1,7 @@
-import type { Crd } from './crd';
 import { calculateNames } from './naming';
+import type { CustomResourceDefinition } from '../../api/apiextensions';
 
-const crd = (name: string, group: string, names: NonNullable<Crd['spec']>['names'], accepted?: NonNullable<Crd['status']>['acceptedNames']): Crd => ({
+const crd = (name: string, group: string, names: NonNullable<CustomResourceDefinition['spec']>['names'], accepted?: NonNullable<CustomResourceDefinition['status']>['acceptedNames']): CustomResourceDefinition => ({
   metadata: { name },
   spec: { group, names },
   status: accepted ? { acceptedNames: accepted } : {},

@@ -2,17 +2,16 @@
 // name is accepted when it is already this CRD's or no other CRD of the group has accepted it;
 // otherwise the old accepted value stays and NamesAccepted is False with the last conflict's
 // reason. Established starts False and becomes True only through the establishing step.
-import type { Crd, CrdCondition, CrdNames } from './crd';
-import { conditionOf } from './crd';
+import { type CustomResourceDefinition, type CustomResourceDefinitionCondition, type CustomResourceDefinitionNames, findCrdCondition } from '../../api/apiextensions';
 
 export interface NamingResult {
-  acceptedNames: CrdNames;
-  namesAccepted: CrdCondition;
-  established: CrdCondition;
+  acceptedNames: CustomResourceDefinitionNames;
+  namesAccepted: CustomResourceDefinitionCondition;
+  established: CustomResourceDefinitionCondition;
 }
 
 /** The names other CRDs of the same group have accepted (their status, not their spec). */
-function claimedNames(crd: Crd, all: readonly Crd[]): { resources: Set<string>; kinds: Set<string> } {
+function claimedNames(crd: CustomResourceDefinition, all: readonly CustomResourceDefinition[]): { resources: Set<string>; kinds: Set<string> } {
   const resources = new Set<string>();
   const kinds = new Set<string>();
   for (const other of all) {
@@ -34,11 +33,11 @@ function conflict(requested: string | undefined, accepted: string | undefined, u
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
   (a ?? []).length === (b ?? []).length && (a ?? []).every((x, i) => x === (b ?? [])[i]);
 
-export function calculateNames(crd: Crd, all: readonly Crd[]): NamingResult {
+export function calculateNames(crd: CustomResourceDefinition, all: readonly CustomResourceDefinition[]): NamingResult {
   const { resources, kinds } = claimedNames(crd, all);
   const requested = crd.spec?.names ?? {};
   const accepted = crd.status?.acceptedNames ?? {};
-  const next: CrdNames = { ...accepted };
+  const next: CustomResourceDefinitionNames = { ...accepted };
   let failure: { reason: string; message: string } | undefined;
   const check = (reason: string, field: 'plural' | 'singular' | 'kind' | 'listKind', used: Set<string>): void => {
     const err = conflict(requested[field], accepted[field], used);
@@ -56,10 +55,10 @@ export function calculateNames(crd: Crd, all: readonly Crd[]): NamingResult {
   check('KindConflict', 'kind', kinds);
   check('ListKindConflict', 'listKind', kinds);
   next.categories = requested.categories;
-  const namesAccepted: CrdCondition = failure
+  const namesAccepted: CustomResourceDefinitionCondition = failure
     ? { type: 'NamesAccepted', status: 'False', ...failure }
     : { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' };
-  let established: CrdCondition = conditionOf(crd, 'Established') ?? { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
+  let established: CustomResourceDefinitionCondition = findCrdCondition(crd, 'Established') ?? { type: 'Established', status: 'False', reason: 'NotAccepted', message: 'not all names are accepted' };
   if (established.status !== 'True' && namesAccepted.status === 'True') {
     established = { type: 'Established', status: 'False', reason: 'Installing', message: 'the initial names have been accepted' };
   }
@@ -72,16 +71,16 @@ function aggregate(errs: readonly string[]): string {
 }
 
 /** omitempty: absent names stay absent in the stored status. */
-function dropEmpty(n: CrdNames): CrdNames {
-  const out: CrdNames = {};
-  for (const [k, v] of Object.entries(n) as [keyof CrdNames, CrdNames[keyof CrdNames]][]) {
+function dropEmpty(n: CustomResourceDefinitionNames): CustomResourceDefinitionNames {
+  const out: CustomResourceDefinitionNames = {};
+  for (const [k, v] of Object.entries(n) as [keyof CustomResourceDefinitionNames, CustomResourceDefinitionNames[keyof CustomResourceDefinitionNames]][]) {
     if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) continue;
     (out as Record<string, unknown>)[k] = v;
   }
   return out;
 }
 
-export function namesEqual(a: CrdNames | undefined, b: CrdNames | undefined): boolean {
+export function namesEqual(a: CustomResourceDefinitionNames | undefined, b: CustomResourceDefinitionNames | undefined): boolean {
   const x = a ?? {};
   const y = b ?? {};
   return (

@@ -2,6 +2,7 @@
 // apiextensions tableconvertor (New, ConvertToTable, cellForJSONValue) and the logical default
 // of apiserver/helpers.go (a version without columns is served Name and Age).
 import { ObjectMetaSchema, type ApiObject } from '../../api';
+import type { CustomResourceColumnDefinition } from '../../api/apiextensions';
 import { parseGoRFC3339 } from '../../codec/goTime';
 import { goQuote } from '../../machinery/goStrconv';
 import { humanDuration } from '../../machinery/humanDuration';
@@ -12,15 +13,8 @@ import { parseJsonPath } from '../../machinery/jsonpath/parser';
 import { valueText } from '../../machinery/jsonpath/print';
 import { describe, nameColumn, type TableCell, type TableColumn } from '../tableColumns';
 
-/** apiextensions v1 CustomResourceColumnDefinition. */
-export interface AdditionalPrinterColumn {
-  name: string;
-  type: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  jsonPath: string;
-}
+/** apiextensions v1 CustomResourceColumnDefinition (name, type and jsonPath are required by CRD validation). */
+export type AdditionalPrinterColumn = CustomResourceColumnDefinition;
 
 /** serveDefaultColumnsIfEmpty: the column a version without any is served with. */
 export const defaultPrinterColumns: readonly AdditionalPrinterColumn[] = [
@@ -71,8 +65,8 @@ export function cellForJsonValue(type: string, value: JsonPathValue, now: Date):
 function crdColumn(col: AdditionalPrinterColumn, path: ListNode): TableColumn {
   return {
     definition: {
-      name: col.name,
-      type: col.type,
+      name: col.name ?? '',
+      type: col.type ?? '',
       format: col.format ?? '',
       description: col.description ? col.description : `Custom resource definition column (in JSONPath format): ${col.jsonPath}`,
       priority: col.priority ?? 0,
@@ -93,7 +87,7 @@ function crdColumn(col: AdditionalPrinterColumn, path: ListNode): TableColumn {
         // PrintResults of reflect.ValueOf(nil) is the template package's "<no value>".
         return value === null ? '<no value>' : valueText(value);
       }
-      return cellForJsonValue(col.type, value, now);
+      return cellForJsonValue(col.type ?? '', value, now);
     },
   };
 }
@@ -103,11 +97,11 @@ function build(columns: readonly AdditionalPrinterColumn[]): { columns: TableCol
   for (const col of columns.length > 0 ? columns : defaultPrinterColumns) {
     let path: ListNode;
     try {
-      path = parseJsonPath(`{${col.jsonPath}}`);
+      path = parseJsonPath(`{${col.jsonPath ?? ''}}`);
     } catch (e) {
       if (!(e instanceof JsonPathError)) throw e;
       // Upstream serves what it built before the column it could not parse.
-      return { columns: out, error: `unrecognized column definition ${goQuote(col.jsonPath)}` };
+      return { columns: out, error: `unrecognized column definition ${goQuote(col.jsonPath ?? '')}` };
     }
     out.push(crdColumn(col, path));
   }

@@ -2,11 +2,11 @@
 // (status.acceptedNames, as upstream serves), its scope, verbs and subresources, stored under
 // <group>/<plural> in the CRD's storage version.
 import type { ObjectSchema, ResourceInfo, SubresourceInfo } from '../../api';
-import { type Crd, storageVersionOf } from './crd';
+import { type CustomResourceDefinition, storageVersionOf } from '../../api/apiextensions';
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
-export function customResourceInfo(crd: Crd, version: string, schema: ObjectSchema, autoscalingGroup = 'autoscaling'): ResourceInfo {
+export function customResourceInfo(crd: CustomResourceDefinition, version: string, schema: ObjectSchema, autoscalingGroup = 'autoscaling'): ResourceInfo {
   const names = crd.status?.acceptedNames ?? {};
   const group = crd.spec?.group ?? '';
   const plural = names.plural ?? '';

@@ -6,7 +6,7 @@ import { renderFieldError } from '../../machinery/fieldErrors';
 import { parseGoJsonTree } from '../../machinery/goJson';
 import { applySchemaDefaults } from '../../machinery/schemaDefaults';
 import { validateSchemaValues } from '../../machinery/validation/schemaValues';
-import type { JSONSchemaProps } from './jsonSchemaProps';
+import type { JSONSchemaProps } from '../../api/apiextensions/jsonSchemaProps';
 import { schemaFromProps } from './schemaFromProps';
 
 const names = { group: 'db.example.com', version: 'v1', kind: 'Database' };

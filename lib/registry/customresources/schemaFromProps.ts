@@ -16,9 +16,9 @@
 // Definition names are `${reversed group}.${version}.${kind}` with the property path appended
 // (`.spec.ports[]`: array items, `{}`: map values), so every node's name is its own.
 import { ObjectMetaSchema } from '../../api/meta';
-import type { FieldOptions, FieldSchema, Junctors, ListType, MapType, ObjectRules, ObjectSchema, ValueRules } from '../../api/schema';
+import type { JSONSchemaProps } from '../../api/apiextensions/jsonSchemaProps';
+import type { FieldOptions, FieldSchema, Junctors, ListType, MapType, ObjectRules, ObjectSchema, SchemaJson, ValueRules } from '../../api/schema';
 import { setOwn } from '../../machinery/jsonValue';
-import type { JSONSchemaProps } from './jsonSchemaProps';
 
 export interface CustomResourceNames {
   group: string;
@@ -47,6 +47,9 @@ function sortedKeys(keys: Iterable<string>): string[] {
   });
 }
 
+/** `items` as a structural schema has it: one schema (a list of them is refused by CRD validation). */
+const itemsOf = (p: JSONSchemaProps): JSONSchemaProps | undefined => (Array.isArray(p.items) ? undefined : p.items);
+
 function definedOnly<T extends object>(o: T): T {
   for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
   return o;
@@ -63,7 +66,7 @@ class Converter {
     const { anyOf, allOf } = p;
     const tree = (x: JSONSchemaProps): ValueRules => this.junctorRules(x, depth + 1);
     return definedOnly<Omit<ValueRules, 'type'>>({
-      enum: p.enum,
+      enum: p.enum as SchemaJson[] | undefined,
       pattern: p.pattern,
       minLength: p.minLength,
       maxLength: p.maxLength,
@@ -96,14 +99,15 @@ class Converter {
       for (const k of sortedKeys(Object.keys(p.properties))) setOwn(props, k, this.junctorRules(p.properties[k]!, depth + 1));
       r.properties = props;
     }
-    if (p.items) r.items = this.junctorRules(p.items, depth + 1);
+    const items = itemsOf(p);
+    if (items) r.items = this.junctorRules(items, depth + 1);
     if (typeof p.additionalProperties === 'object') r.additionalProperties = this.junctorRules(p.additionalProperties, depth + 1);
     return r;
   }
 
   /** FieldOptions shared by every kind of field. */
   private options(p: JSONSchemaProps): FieldOptions {
-    return definedOnly<FieldOptions>({ description: p.description, nullable: p.nullable || undefined, default: p.default });
+    return definedOnly<FieldOptions>({ description: p.description, nullable: p.nullable || undefined, default: p.default as SchemaJson | undefined });
   }
 
   field(p: JSONSchemaProps, name: string, depth: number): FieldSchema {
@@ -124,7 +128,7 @@ class Converter {
         return definedOnly({
           type: 'array' as const,
           ...scalar,
-          items: p.items ? this.field(p.items, `${name}[]`, depth + 1) : { type: 'any' as const, untyped: true, preserveUnknownFields: true },
+          items: itemsOf(p) ? this.field(itemsOf(p)!, `${name}[]`, depth + 1) : { type: 'any' as const, untyped: true, preserveUnknownFields: true },
           listType: p['x-kubernetes-list-type'] as ListType | undefined,
           listMapKeys: p['x-kubernetes-list-map-keys']?.length ? p['x-kubernetes-list-map-keys'] : undefined,
         });
@@ -174,6 +178,7 @@ class Converter {
       name,
       description: p?.description,
       unstructured: true,
+      inline: true,
       fields,
       preserveUnknownFields: p === undefined || p['x-kubernetes-preserve-unknown-fields'] === true || undefined,
       rules: Object.keys(definedOnly(rules)).length ? rules : undefined,
@@ -214,6 +219,7 @@ export function schemaFromProps(props: JSONSchemaProps | undefined, names: Custo
     oneOf: r.oneOf,
     not: r.not,
   });
-  const root = c.object(props, rootName, 0, true, objectRules);
+  // The root is the kind's definition; only the objects under it are inline.
+  const { inline: _nested, ...root } = c.object(props, rootName, 0, true, objectRules);
   return { ...root, fields: { ...root.fields, metadata: c.rootMetadata(props) } };
 }
