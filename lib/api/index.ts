@@ -13,3 +13,4 @@ export * from './authentication';
 export * from './authorization';
 export * from './coordination';
 export * from './admissionregistration';
+export * from './autoscaling';

@@ -19,7 +19,12 @@ import { canonicalMicroTime, canonicalTime, microTimeOf } from './goTime';
 import { emittedZero } from './goZero';
 
 /** Non-pointer int fields with omitempty upstream, so 0 is dropped ("<definition>.<field>"). */
-const zeroIsEmpty = new Set([`${P.meta}.ObjectMeta.generation`, `${P.meta}.Status.code`, `${P.meta}.StatusDetails.retryAfterSeconds`]);
+const zeroIsEmpty = new Set([
+  `${P.meta}.ObjectMeta.generation`,
+  `${P.meta}.Status.code`,
+  `${P.meta}.StatusDetails.retryAfterSeconds`,
+  `${P.api}.autoscaling.v1.ScaleSpec.replicas`,
+]);
 
 const OMIT = Symbol('omit');
 
