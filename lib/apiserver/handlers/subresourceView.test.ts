@@ -281,6 +281,12 @@ describe('PATCH /scale', () => {
     expect(json(await send('GET', `${base}/w1`)).spec).toEqual({ size: 'L', replicas: 2 });
   });
 
+  test('spec replicas missing: a PUT is a whole Scale, so one without replicas writes 0 (as upstream)', async () => {
+    await createWidget('w1', { size: 'L' });
+    expect((await send('PUT', `${base}/w1/scale`, { metadata: { name: 'w1' }, spec: {} })).status).toBe(200);
+    expect(json(await send('GET', `${base}/w1`)).spec).toEqual({ size: 'L', replicas: 0 });
+  });
+
   test('the patched Scale is decoded with fieldValidation', async () => {
     await createWidget('w1', { replicas: 1 });
     const r = await send('PATCH', `${base}/w1/scale?fieldValidation=Strict`, { spec: { replicas: 2, size: 'L' } }, merge);
