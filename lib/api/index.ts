@@ -14,3 +14,4 @@ export * from './authorization';
 export * from './coordination';
 export * from './admissionregistration';
 export * from './apiextensions';
+export * from './autoscaling';

@@ -8,6 +8,8 @@ export interface SubresourceInfo {
   verbs: readonly string[];
   /** Kind of the subresource's body when it differs from the parent (e.g. TokenRequest). */
   kind?: { group: string; version: string; kind: string };
+  /** That kind's schema when responses carry it (Scale): Protobuf and CBOR encode with it. */
+  schema?: ObjectSchema;
 }
 
 export interface ResourceInfo {

@@ -219,7 +219,8 @@ async function dispatch(cfg: ResolvedConfig, now: () => Date, req: IncomingMessa
       tables: isStored(served) && !(info.verb === 'create' && info.subresource !== ''),
       watch: info.verb === 'watch',
       cbor: cfg.features.isEnabled('CBORServingAndStorage'),
-      protobufObjects: !served.info.unstructured,
+      // A subresource with a typed kind of its own (a custom resource's Scale) has Protobuf.
+      protobufObjects: !served.info.unstructured || !!served.info.subresources.find((s) => s.name === info.subresource)?.schema,
     });
     chosen.schemas = cfg.resources.schemaForKind;
     output = chosen;

@@ -1,5 +1,5 @@
 // The schema of every kind a response may carry, by apiVersion and kind: each served resource's
-// kind and list kind, the kinds of create-only bodies (reviews, TokenRequest), Status and the
+// kind and list kind, its subresources' own kinds (Scale), the kinds of create-only bodies (reviews, TokenRequest), Status and the
 // PartialObjectMetadata forms. The
 // Protobuf encoder needs the schema to find field numbers; JSON and YAML do not.
 import { apiVersionOf, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, StatusSchema, type ObjectSchema, type ResourceInfo } from '../api';
@@ -27,6 +27,7 @@ export function buildKindSchemas(
   for (const r of resources) {
     add(apiVersionOf(r), r.kind, r.schema);
     add(apiVersionOf(r), r.listKind, listSchemaFor(r));
+    for (const sub of r.subresources) if (sub.kind && sub.schema) add(apiVersionOf(sub.kind), sub.kind.kind, sub.schema);
   }
   for (const b of bodies) add(apiVersionOf(b), b.kind, b.schema);
   return (apiVersion, kind) => byKind.get(`${apiVersion}/${kind}`);

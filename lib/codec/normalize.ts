@@ -30,6 +30,7 @@ const zeroIsEmpty = new Set([
   // apiextensions v1: plain bools and ints with omitempty (types.go, types_jsonschema.go).
   ...['CustomResourceDefinitionSpec.preserveUnknownFields', 'CustomResourceDefinitionVersion.deprecated', 'CustomResourceColumnDefinition.priority'].map((n) => `${P.apiextensions}.${n}`),
   ...['exclusiveMaximum', 'exclusiveMinimum', 'uniqueItems', 'nullable', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string'].map((n) => `${P.apiextensions}.JSONSchemaProps.${n}`),
+  `${P.api}.autoscaling.v1.ScaleSpec.replicas`,
 ]);
 
 const OMIT = Symbol('omit');

@@ -262,7 +262,9 @@ export class GenericStore {
   }
 
   private updateStrategy(ctx: RequestContext): UpdateStrategy {
-    if (!ctx.subresource) return this.strategy;
+    // A view subresource (/scale) writes the parent as the main endpoint would (upstream's
+    // ScaleREST updates through the resource's own store and strategy).
+    if (!ctx.subresource || this.strategy.subresourceViews?.[ctx.subresource]) return this.strategy;
     const s = this.strategy.subresourceStrategies[ctx.subresource];
     if (!s) throw errors.notFound({ group: '', resource: '' }, '');
     return s;

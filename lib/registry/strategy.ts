@@ -1,7 +1,7 @@
 // What a resource tells the generic store (upstream's RESTCreateStrategy/RESTUpdateStrategy).
 // One strategy per resource, extending DefaultStrategy (defaultStrategy.ts); generic logic
 // (metadata, preconditions, finalizers, the schema's markers) lives in the store.
-import type { ApiObject, ResourceInfo } from '../api';
+import type { ApiObject, ObjectSchema, ResourceInfo } from '../api';
 import type { FieldError } from '../machinery/fieldErrors';
 import type { TableColumn } from './tableColumns';
 
@@ -50,6 +50,30 @@ export interface UpdateStrategy<T extends ApiObject = ApiObject> {
   warningsOnUpdate?(ctx: RequestContext, obj: T, old: T): string[];
 }
 
+/**
+ * A subresource served as a kind of its own derived from the parent (upstream's ScaleREST: /scale
+ * reads and writes an autoscaling/v1 Scale). GET answers read(stored parent); PUT and PATCH turn
+ * the view into a new parent with write() and update the parent through the main endpoint's
+ * strategy and admission, then answer the view of what was written.
+ */
+export interface SubresourceView {
+  /** The kind served and accepted at the subresource. */
+  readonly kind: { group: string; version: string; kind: string };
+  /** That kind's schema (request bodies are decoded with it, responses encoded). */
+  readonly schema: ObjectSchema;
+  /**
+   * The view of a parent. 'get': what a GET answers (may throw an ApiError where the parent has no
+   * view); 'update': what a PUT or PATCH starts from (what is missing is marked, not refused);
+   * 'admission': what admission sees of the old and new parent (what is missing is zero).
+   */
+  read(parent: ApiObject, purpose: 'get' | 'update' | 'admission'): ApiObject;
+  /**
+   * A copy of the parent with the view's writable fields taken from `view`; the view's
+   * metadata.resourceVersion, when set, becomes the parent's (the update's precondition).
+   */
+  write(parent: ApiObject, view: ApiObject): ApiObject;
+}
+
 export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrategy<T> {
   readonly resource: ResourceInfo;
   /** Validates metadata.name (and generateName prefixes when prefix=true); messages without the path. */
@@ -70,6 +94,8 @@ export interface Strategy<T extends ApiObject = ApiObject> extends UpdateStrateg
   selectableFields(obj: T): Record<string, string>;
   /** Subresources that take a whole object on update, keyed by name. */
   readonly subresourceStrategies: Readonly<Record<string, UpdateStrategy<T>>>;
+  /** Subresources served as a derived kind (SubresourceView), keyed by name; written through the main endpoint's rules. */
+  readonly subresourceViews?: Readonly<Record<string, SubresourceView>>;
   /**
    * Called on DELETE before the generic finalizer logic. Return an updated object to store
    * instead of deleting (e.g. Namespace → Terminating), or null to continue generically.

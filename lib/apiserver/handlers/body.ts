@@ -26,7 +26,7 @@ export async function decodeRequestBody(h: RequestHandlerContext, info: Pick<Res
 }
 
 /** A patched object is validated like a PUT body of the same content. */
-export function revalidateObject(h: HandlerContext, info: ResourceInfo, obj: ApiObject, fieldValidation: FieldValidation): ApiObject {
+export function revalidateObject(h: HandlerContext, info: Pick<ResourceInfo, 'group' | 'version' | 'kind' | 'schema'>, obj: ApiObject, fieldValidation: FieldValidation): ApiObject {
   const { object, warnings } = decode(Buffer.from(JSON.stringify(obj)), {
     contentType: 'application/json',
     schema: info.schema,

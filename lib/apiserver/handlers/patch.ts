@@ -12,6 +12,7 @@ import { checkName } from './checkName';
 import { applyTo, decodeApplyPatch, decodeApplyPatchCbor } from './applyPatch';
 import { parseWriteOptions } from './writeOptions';
 import { respondWritten } from './writtenResponse';
+import { handleViewPatch, subresourceViewOf } from './subresourceView';
 
 // Upstream's order (the 415 text lists them so); CBOR apply only with CBORServingAndStorage.
 // JSON, merge and strategic patches have no CBOR form: such a body is a 415 like any other.
@@ -28,7 +29,12 @@ function patchTypeOf(h: HandlerContext): PatchType {
   const cbor = h.features.isEnabled('CBORServingAndStorage');
   // Custom resources have no strategic merge patch (no patch strategies in their schemas).
   const unstructured = h.served.info.unstructured === true;
-  const supported = patchTypes.filter((t) => (cbor || t !== 'application/apply-patch+cbor') && !(unstructured && t === 'application/strategic-merge-patch+json'));
+  // Server-side apply of a view (/scale) needs its managedFields mapped to and from the parent's
+  // (upstream's ScaleHandler): not done here, so apply is not among a view's patch types.
+  const view = subresourceViewOf(h) !== undefined;
+  const supported = patchTypes.filter(
+    (t) => (cbor || t !== 'application/apply-patch+cbor') && !(unstructured && t === 'application/strategic-merge-patch+json') && !(view && t.startsWith('application/apply-patch')),
+  );
   const ct = String(h.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if ((supported as readonly string[]).includes(ct)) return ct as PatchType;
   throw errors.unsupportedMediaType(supported.join(', '));
@@ -41,6 +47,7 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
   h.isApply = isApply;
   const opts = parseWriteOptions(h.query, 'PatchOptions', isApply ? 'apply' : 'other');
   h.dryRun = opts.dryRun;
+  const view = subresourceViewOf(h);
   const body = await h.readBody();
   if (isApply) {
     const applyBody = type === 'application/apply-patch+cbor' ? { config: decodeApplyPatchCbor(body) } : decodeApplyPatch(body, opts.fieldValidation);
@@ -54,6 +61,10 @@ export async function handlePatch(h: HandlerContext): Promise<void> {
   const mergePatch = type === 'application/merge-patch+json' ? decodeMergePatch(body, opts.fieldValidation) : undefined;
   const strategicPatch = type === 'application/strategic-merge-patch+json' ? decodeStrategicMergePatch(body, opts.fieldValidation) : undefined;
   h.audit?.setRequestPatch((decoded?.operations ?? mergePatch ?? strategicPatch) as JsonValue);
+  if (view) {
+    const patch = decoded ? { type: 'json' as const, operations: decoded.operations } : strategicPatch ? { type: 'strategic' as const, patch: strategicPatch } : { type: 'merge' as const, patch: mergePatch };
+    return handleViewPatch(h, view, opts, patch);
+  }
 
   const apply = (current: ApiObject | null): ApiObject => {
     if (!current) throw errors.notFound(store.groupResource, h.info.name);

@@ -5,11 +5,14 @@ import { decodeRequestBody } from './body';
 import { checkName } from './checkName';
 import { parseWriteOptions } from './writeOptions';
 import { respondWritten } from './writtenResponse';
+import { handleViewUpdate, subresourceViewOf } from './subresourceView';
 
 export async function handleUpdate(h: HandlerContext): Promise<void> {
   const { store, info } = h.served;
   const opts = parseWriteOptions(h.query, 'UpdateOptions');
   h.dryRun = opts.dryRun;
+  const view = subresourceViewOf(h);
+  if (view) return handleViewUpdate(h, view, opts);
   const body = await decodeRequestBody(h, info, opts.fieldValidation);
   checkName(body, h.info.name);
   const { obj, created } = await store.update(h.requestContext(opts.dryRun), h.info.name, replacementWith(body), h.admission);

@@ -2,18 +2,19 @@
 // (status.acceptedNames, as upstream serves), its scope, verbs and subresources, stored under
 // <group>/<plural> in the CRD's storage version.
 import type { ObjectSchema, ResourceInfo, SubresourceInfo } from '../../api';
+import { ScaleSchema, scaleKind } from '../../api/autoscaling/scale';
 import { type CustomResourceDefinition, storageVersionOf } from '../../api/apiextensions';
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
-export function customResourceInfo(crd: CustomResourceDefinition, version: string, schema: ObjectSchema, autoscalingGroup = 'autoscaling'): ResourceInfo {
+export function customResourceInfo(crd: CustomResourceDefinition, version: string, schema: ObjectSchema): ResourceInfo {
   const names = crd.status?.acceptedNames ?? {};
   const group = crd.spec?.group ?? '';
   const plural = names.plural ?? '';
   const v = crd.spec?.versions?.find((x) => x.name === version);
   const subresources: SubresourceInfo[] = [];
   if (v?.subresources?.status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
-  if (v?.subresources?.scale) subresources.push({ name: 'scale', verbs: ['get', 'patch', 'update'], kind: { group: autoscalingGroup, version: 'v1', kind: 'Scale' } });
+  if (v?.subresources?.scale) subresources.push({ name: 'scale', verbs: ['get', 'patch', 'update'], kind: scaleKind, schema: ScaleSchema });
   const storage = storageVersionOf(crd);
   return {
     group,

@@ -6,14 +6,17 @@ import type { ApiObject, ResourceInfo } from '../../api';
 import { errors } from '../../machinery/errors';
 import type { FieldError } from '../../machinery/fieldErrors';
 import { DefaultStrategy } from '../defaultStrategy';
-import type { RequestContext, UpdateStrategy } from '../strategy';
+import type { RequestContext, SubresourceView, UpdateStrategy } from '../strategy';
 import type { TableColumn } from '../tableColumns';
+import { customResourceScaleView, type ScalePaths, validateScaleSpec, validateScaleStatus } from './scale';
 
 /** What a CRD version contributes to its strategy, derived once when the version is installed. */
 export interface CustomResourceRules {
   info: ResourceInfo;
   /** subresources.status is set: status is written through /status only. */
   hasStatus: boolean;
+  /** subresources.scale: /scale is served, and the replicas and selector fields are validated on every write. */
+  scale?: ScalePaths;
   /** The CRD is being deleted: creates are refused (405), everything else still works. */
   terminating: boolean;
   /** The whole object against the version's schema (field errors with upstream's paths). */
@@ -51,13 +54,14 @@ class CustomResourceStatusStrategy implements UpdateStrategy {
     else delete o.status;
   }
   validateUpdate(_ctx: RequestContext, obj: ApiObject): FieldError[] {
-    return this.rules.validateStatus(obj);
+    return [...this.rules.validateStatus(obj), ...validateScaleStatus(obj, this.rules.scale)];
   }
 }
 
 export class CustomResourceStrategy extends DefaultStrategy {
   readonly resource: ResourceInfo;
   override readonly subresourceStrategies: Readonly<Record<string, UpdateStrategy>>;
+  readonly subresourceViews?: Readonly<Record<string, SubresourceView>>;
   override readonly tableColumns?: readonly TableColumn[];
   override readonly resetFields?: readonly (readonly string[])[];
   /** apimachinery's ObjectMeta rules: any qualified finalizer name. */
@@ -68,6 +72,7 @@ export class CustomResourceStrategy extends DefaultStrategy {
     this.resource = rules.info;
     this.tableColumns = rules.tableColumns;
     this.subresourceStrategies = rules.hasStatus ? { status: new CustomResourceStatusStrategy(rules) } : {};
+    if (rules.scale) this.subresourceViews = { scale: customResourceScaleView(rules.scale) };
     this.resetFields = rules.hasStatus ? [['status']] : undefined;
   }
 
@@ -86,7 +91,11 @@ export class CustomResourceStrategy extends DefaultStrategy {
   }
 
   override validate(_ctx: RequestContext, obj: ApiObject): FieldError[] {
-    return this.rules.validateSchema(obj);
+    return [...this.rules.validateSchema(obj), ...this.scaleErrors(obj)];
+  }
+
+  private scaleErrors(obj: ApiObject): FieldError[] {
+    return [...validateScaleSpec(obj, this.rules.scale), ...validateScaleStatus(obj, this.rules.scale)];
   }
 
   override prepareForUpdate(_ctx: RequestContext, obj: ApiObject, old: ApiObject): void {
@@ -102,7 +111,7 @@ export class CustomResourceStrategy extends DefaultStrategy {
   }
 
   override validateUpdate(_ctx: RequestContext, obj: ApiObject): FieldError[] {
-    return this.rules.validateSchema(obj);
+    return [...this.rules.validateSchema(obj), ...this.scaleErrors(obj)];
   }
 
   override selectableFields(obj: ApiObject): Record<string, string> {

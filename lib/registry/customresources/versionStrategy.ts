@@ -23,9 +23,11 @@ export function customResourceStrategy(crd: CustomResourceDefinition, version: s
   const schema = schemaFromProps(v?.schema?.openAPIV3Schema, { group: crd.spec?.group ?? '', version, kind });
   const info = customResourceInfo(crd, version, schema);
   const validateSchema = (obj: ApiObject): FieldError[] => [...validateSchemaValues(schema, obj), ...validateEmbeddedResources(schema, obj), ...validateSchemaListTypes(schema, obj)];
+  const scale = v?.subresources?.scale;
   return new CustomResourceStrategy({
     info,
     hasStatus: !!v?.subresources?.status,
+    scale: scale ? { specReplicasPath: scale.specReplicasPath ?? '', statusReplicasPath: scale.statusReplicasPath ?? '', labelSelectorPath: scale.labelSelectorPath } : undefined,
     terminating: opts.terminating,
     validateSchema,
     // Through /status only status is validated (upstream's status strategy).
