@@ -40,7 +40,7 @@ spec:
   - name: v1
     served: true
     storage: true
-    subresources: {status: {}}
+    subresources: {status: {}, scale: {specReplicasPath: .spec.size, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector}}
     additionalPrinterColumns:
     - {name: Size, type: integer, jsonPath: .spec.size}
     - {name: Color, type: string, jsonPath: .spec.color}
@@ -71,6 +71,8 @@ spec:
             type: object
             properties:
               ready: {type: boolean}
+              replicas: {type: integer}
+              selector: {type: string}
 ${extra}`;
 
 const established = (server: ApiServerProcess): Promise<boolean> =>
@@ -166,6 +168,19 @@ describe('a CRD becomes a served resource', () => {
     expect(r.json<{ status?: unknown }>().status).toBeUndefined();
     r = await c.apiserver.request('PATCH', `${collection}/st/status`, { body: JSON.stringify({ spec: { size: 9 }, status: { ready: true } }), contentType: merge['Content-Type'] });
     expect(r.json<{ spec: { size: number }; status: unknown; metadata: { generation: number } }>()).toMatchObject({ spec: { size: 2 }, status: { ready: true }, metadata: { generation: 2 } });
+  });
+
+  test('/scale: kubectl scale writes spec through the CRD\'s path; the Scale reads spec, status and selector', async () => {
+    await c.apiserver.request('POST', collection, { body: widget('sc', { size: 1 }) });
+    await c.apiserver.request('PATCH', `${collection}/sc/status`, { body: JSON.stringify({ status: { replicas: 1, selector: 'app=sc' } }), contentType: 'application/merge-patch+json' });
+    expect(await ok(['scale', 'widget', 'sc', '--replicas=4'])).toContain('widget.example.com/sc scaled');
+    const scale = (await c.apiserver.request('GET', `${collection}/sc/scale`)).json<Record<string, unknown>>();
+    expect(scale).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 4 }, status: { replicas: 1, selector: 'app=sc' } });
+    const cr = (await c.apiserver.request('GET', `${collection}/sc`)).json<{ spec: { size: number }; metadata: { generation: number } }>();
+    expect([cr.spec.size, cr.metadata.generation]).toEqual([4, 2]);
+    // Beyond the schema's maximum: the custom resource's own validation refuses the write.
+    const r = await c.apiserver.request('PUT', `${collection}/sc/scale`, { body: { ...scale, spec: { replicas: 11 } } });
+    expect(r.status).toBe(422);
   });
 
   test('strategic merge patch is a 415 listing the patch types custom resources take', async () => {
