@@ -3,7 +3,7 @@
 // custom resources a CRD defines is not part of this file.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startCluster, TestCluster } from './support/apiserver';
+import { eventually, startCluster, TestCluster } from './support/apiserver';
 
 let c: TestCluster;
 beforeAll(async () => {
@@ -57,10 +57,16 @@ describe('kubectl and CustomResourceDefinitions (k8s naming)', () => {
     writeFileSync(file, crd('crontabs', 'integer'));
     expect(await ok(['apply', '-f', file])).toContain('customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created');
     expect(await ok(['get', 'crd'])).toMatch(/^NAME\s+CREATED AT\ncrontabs\.stable\.example\.com\s+\d{4}-\d\d-\d\dT/);
-    const obj = JSON.parse(await ok(['get', 'crds', 'crontabs.stable.example.com', '-o', 'json'])) as { spec: { names: Record<string, unknown>; conversion: unknown }; status: unknown };
+    type Crd = { spec: { names: Record<string, unknown>; conversion: unknown }; status: { acceptedNames: unknown; storedVersions: string[]; conditions?: { type: string; status: string }[] } };
+    // The CRD controller accepts the names and establishes it at once.
+    const obj = await eventually(async () => {
+      const o = JSON.parse(await ok(['get', 'crds', 'crontabs.stable.example.com', '-o', 'json'])) as Crd;
+      return o.status.conditions?.some((x) => x.type === 'Established' && x.status === 'True') && o;
+    }, 10_000, 'Established');
     expect(obj.spec.names).toEqual({ plural: 'crontabs', singular: 'crontab', kind: 'CronTab', listKind: 'CronTabList', shortNames: ['ct'] });
     expect(obj.spec.conversion).toEqual({ strategy: 'None' });
-    expect(obj.status).toEqual({ acceptedNames: { plural: '', kind: '' }, storedVersions: ['v1'] });
+    expect(obj.status.acceptedNames).toEqual(obj.spec.names);
+    expect(obj.status.storedVersions).toEqual(['v1']);
     // A second apply of the same file changes nothing.
     expect(await ok(['apply', '-f', file])).toContain('unchanged');
   });
