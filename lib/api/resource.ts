@@ -27,6 +27,11 @@ export interface ResourceInfo {
   verbs: readonly string[];
   schema: ObjectSchema;
   subresources: readonly SubresourceInfo[];
+  /**
+   * The Warning every request to this version gets, when it is deprecated without a release
+   * schedule (a CRD's deprecated version); built-in versions use `lifecycle`.
+   */
+  deprecationWarning?: string;
   /** Introduced/deprecated/removed releases of this version (absent: a GA version never deprecated). */
   lifecycle?: ApiLifecycle;
   /**

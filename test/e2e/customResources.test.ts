@@ -234,6 +234,54 @@ describe('a CRD becomes a served resource', () => {
   });
 });
 
+describe('several versions (conversion None) and selectable fields', () => {
+  const things = `apiVersion: apiextensions.svc.io/v1
+kind: CustomResourceDefinition
+metadata: {name: things.example.com}
+spec:
+  group: example.com
+  scope: Cluster
+  names: {plural: things, kind: Thing}
+  versions:
+  - name: v1beta1
+    served: true
+    storage: false
+    deprecated: true
+    selectableFields: [{jsonPath: .spec.color}]
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {color: {type: string}}}}}}
+  - name: v1
+    served: true
+    storage: true
+    selectableFields: [{jsonPath: .spec.color}]
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {color: {type: string}}}}}}
+`;
+  beforeAll(async () => {
+    await ok(['apply', '-f', '-'], undefined, things);
+    await eventually(async () => (await c.apiserver.request('GET', '/apis/example.com/v1beta1/things')).status === 200, 10_000, 'things served');
+  });
+
+  test('written through the deprecated version (with its Warning), stored in the storage version, read in either', async () => {
+    const r = await c.apiserver.kubectl(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'example.com/v1beta1', kind: 'Thing', metadata: { name: 't1' }, spec: { color: 'red' } }) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: example.com/v1beta1 Thing is deprecated; use example.com/v1 Thing');
+    expect(await ok(['get', 'things.v1beta1.example.com', 't1', '-o', 'jsonpath={.apiVersion}'])).toBe('example.com/v1beta1');
+    expect(await ok(['get', 'things.v1.example.com', 't1', '-o', 'jsonpath={.apiVersion}'])).toBe('example.com/v1');
+    const stored = await new Promise<string>((resolve, reject) =>
+      execFile('etcdctl', [`--endpoints=${c.etcd.endpoint}`, 'get', '--print-value-only', '/registry/example.com/things/t1'], (e, out) => (e ? reject(e) : resolve(out))),
+    );
+    expect(JSON.parse(stored)).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { color: 'red' } });
+  });
+
+  test('field selectors on metadata.name and on a selectable field', async () => {
+    await ok(['create', '-f', '-'], undefined, JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 't2' }, spec: { color: 'blue' } }));
+    expect(await ok(['get', 'things', '--field-selector', 'spec.color=blue', '-o', 'name'])).toBe('thing.example.com/t2\n');
+    expect(await ok(['get', 'things', '--field-selector', 'metadata.name=t1', '-o', 'name'])).toBe('thing.example.com/t1\n');
+    const r = await c.apiserver.request('GET', '/apis/example.com/v1/things?fieldSelector=spec.size%3D1');
+    expect(r.status).toBe(400);
+    expect(r.json<{ message: string }>().message).toContain('"spec.size" is not a known field selector');
+  });
+});
+
 describe('deleting a CRD', () => {
   test('ends its watches, deletes its custom resources through the finalizer, and a CRD created again starts empty', async () => {
     const gadgets = '/apis/example.com/v1/namespaces/default/gadgets';

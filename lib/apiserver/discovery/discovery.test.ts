@@ -5,7 +5,7 @@ import { apiGroup, apiGroupList, apiResourceList, apiVersions } from './legacy';
 import { aggregatedDiscoveryMediaType, aggregatedResponse, negotiateDiscovery, renderAggregated } from './negotiate';
 import { createDiscovery } from './routes';
 import { storageVersionHash } from './storageVersionHash';
-import { compareVersionPriority } from './versionPriority';
+import { compareVersionPriority } from '../../machinery/versionPriority';
 import { defaultPlatform, versionInfo } from './version';
 
 // The served set as the server will register it: the token subresource lives on serviceaccounts

@@ -7,6 +7,6 @@ export { createDiscovery } from './routes';
 export type { Discovery, DiscoveryOptions, DiscoveryRequest, DiscoveryResult, PlainDiscoveryDocument } from './routes';
 export { storageVersionHash } from './storageVersionHash';
 export type * from './types';
-export { compareVersionPriority } from './versionPriority';
+export { compareVersionPriority } from '../../machinery/versionPriority';
 export { defaultPlatform, versionInfo } from './version';
 export type { VersionOptions } from './version';

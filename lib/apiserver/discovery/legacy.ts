@@ -4,7 +4,7 @@
 import type { ResourceInfo } from '../../api';
 import { storageVersionHash } from './storageVersionHash';
 import type { APIGroup, APIGroupList, APIResource, APIResourceList, APIVersions, GroupVersionForDiscovery } from './types';
-import { compareVersionPriority } from './versionPriority';
+import { compareVersionPriority } from '../../machinery/versionPriority';
 
 /** Group names in the order they first appear in `resources`, with their versions by preference. */
 export function servedGroups(resources: readonly ResourceInfo[]): Map<string, string[]> {

@@ -16,6 +16,7 @@ export interface Deprecation {
 
 /** The deprecation of a resource's version at `current`, or undefined when it is not deprecated. */
 export function deprecationOf(info: ResourceInfo, current: Release = currentRelease): Deprecation | undefined {
+  if (info.deprecationWarning) return { warning: info.deprecationWarning, removedRelease: '' };
   const l = lifecycleReleases(info.version, info.lifecycle);
   if (!isDeprecated(l, current)) return undefined;
   return { warning: deprecationWarning(apiVersionOf(info), info.kind, l), removedRelease: removedRelease(l) };

@@ -20,8 +20,9 @@ function fieldSupport(store: GenericStore): FieldSelectorSupport {
   if (!s) {
     const fields = Object.keys(store.strategy.selectableFields({ metadata: {} }));
     const metadataOnly = fields.every((f) => f.startsWith('metadata.'));
-    // Kinds without their own field-label conversion answer with the default conversion's text.
-    s = metadataOnly ? { ...metadataOnlyFieldSelectors, fields } : { fields, unsupported: fieldLabelNotSupported };
+    // Kinds without their own field-label conversion answer with the default conversion's text;
+    // custom resources too (theirs passes the selectable fields, then falls back to the default).
+    s = metadataOnly || store.resource.unstructured ? { ...metadataOnlyFieldSelectors, fields } : { fields, unsupported: fieldLabelNotSupported };
     supportCache.set(store, s);
   }
   return s;

@@ -4,6 +4,7 @@
 import type { ObjectSchema, ResourceInfo, SubresourceInfo } from '../../api';
 import { ScaleSchema, scaleKind } from '../../api/autoscaling/scale';
 import { type CustomResourceDefinition, storageVersionOf } from '../../api/apiextensions';
+import { compareVersionPriority } from '../../machinery/versionPriority';
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -16,6 +17,7 @@ export function customResourceInfo(crd: CustomResourceDefinition, version: strin
   if (v?.subresources?.status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   if (v?.subresources?.scale) subresources.push({ name: 'scale', verbs: ['get', 'patch', 'update'], kind: scaleKind, schema: ScaleSchema });
   const storage = storageVersionOf(crd);
+  const warning = v?.deprecated ? (v.deprecationWarning ?? defaultDeprecationWarning(crd, version, names.kind ?? '')) : undefined;
   return {
     group,
     version,
@@ -29,8 +31,23 @@ export function customResourceInfo(crd: CustomResourceDefinition, version: strin
     verbs: crd.metadata?.deletionTimestamp ? verbs.filter((x) => x !== 'create' && x !== 'patch' && x !== 'update') : verbs,
     schema,
     subresources,
+    ...(warning ? { deprecationWarning: warning } : {}),
     storagePath: `${group}/${plural}`,
     unstructured: true,
     ...(storage && storage !== version ? { storageVersion: storage } : {}),
   };
+}
+
+/**
+ * `<group>/<version> <Kind> is deprecated`, naming the highest served version that is not
+ * deprecated and sorts above this one (GA > beta > alpha) as the one to use.
+ */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, version: string, kind: string): string {
+  const group = crd.spec?.group ?? '';
+  const text = `${group}/${version} ${kind} is deprecated`;
+  const better = (crd.spec?.versions ?? [])
+    .filter((x) => x.served && !x.deprecated && x.name && compareVersionPriority(x.name, version) < 0)
+    .map((x) => x.name!)
+    .sort(compareVersionPriority)[0];
+  return better ? `${text}; use ${group}/${better} ${kind}` : text;
 }
