@@ -160,6 +160,12 @@ describe('a CRD becomes a served resource', () => {
     expect(r.json<{ kind: string }>().kind).toBe('Status');
   });
 
+  test('a 10 MB custom resource is refused with 413 before it is decoded', async () => {
+    const r = await c.apiserver.request('POST', collection, { body: JSON.stringify(widget('huge', { size: 1, name: 'a'.repeat(10 * 1024 * 1024) })) });
+    expect(r.status).toBe(413);
+    expect(r.json<{ reason: string; message: string }>()).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+  });
+
   test('/status: the main resource ignores status, /status ignores the rest; generation moves with spec only', async () => {
     await c.apiserver.request('POST', collection, { body: { ...widget('st', { size: 1 }), status: { ready: true } } });
     const merge = { 'Content-Type': 'application/merge-patch+json' };
