@@ -169,3 +169,36 @@ describe("kubectl 1.27's auth whoami", () => {
     }
   });
 });
+
+describe('the CRD walk-through', () => {
+  /** The sh block after the walk-through's marker comment. */
+  const block = (() => {
+    const at = readme.indexOf('<!-- readme-crd-walkthrough');
+    const start = readme.indexOf('```sh\n', at) + '```sh\n'.length;
+    return readme.slice(start, readme.indexOf('\n```', start));
+  })();
+
+  test('runs as written against a server: columns, defaults, explain, apply, /status, /scale, validation, deletion', async () => {
+    expect(block).toContain('kubectl apply -f - <<');
+    const server = await startTestServer();
+    try {
+      const dir = join(server.kubeconfigPath, '..');
+      const r = await new Promise<Result>((resolve) => {
+        execFile('bash', ['-e', '-o', 'pipefail', '-c', block], { env: { ...process.env, KUBECONFIG: server.kubeconfigPath, HOME: dir }, timeout: 120_000 }, (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+        );
+      });
+      expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(r.stdout).toContain('customresourcedefinition.apiextensions.svc.io/widgets.example.com condition met');
+      expect(r.stdout).toMatch(/NAME\s+SIZE\s+COLOR\nw1\s+3\s+red\n/);
+      expect(r.stdout).toContain('How many parts.');
+      expect(r.stdout).toContain('widget.example.com/w1 serverside-applied');
+      expect(r.stdout).toContain('widget.example.com/w1 scaled');
+      expect(r.stdout).toContain('6 4 3\n');
+      expect(r.stderr).toContain('The Widget "bad" is invalid: spec.size: Invalid value: 30: spec.size in body should be less than or equal to 10');
+      expect(r.stdout).toContain('customresourcedefinition.apiextensions.svc.io "widgets.example.com" deleted');
+    } finally {
+      await server.stop();
+    }
+  });
+});
