@@ -28,7 +28,30 @@ save_host_state() {
     echo "forward=$(iptables -S FORWARD 2>/dev/null | awk '$1 == "-P" { print $3 }')"
     echo "nf4=$(sysctl -n net.bridge.bridge-nf-call-iptables 2>/dev/null || echo absent)"
     echo "nf6=$(sysctl -n net.bridge.bridge-nf-call-ip6tables 2>/dev/null || echo absent)"
+    echo "docker0=$(ip link show docker0 >/dev/null 2>&1 && echo present || echo absent)"
+    echo "chains=$(iptables -S 2>/dev/null | grep -c '^-N DOCKER' || true)"
   } >"$hoststate"
+}
+
+# What dockerd adds and leaves behind when it stops: the docker0 bridge, its DOCKER* chains in
+# the filter and nat tables and the rules that jump to them (or masquerade docker0's subnet).
+# Removed only when the host had none of them before (the host's own Docker keeps its own).
+remove_docker_network() {
+  local table rule chain
+  for table in filter nat; do
+    iptables -t "$table" -S 2>/dev/null | grep -E '^-A [A-Z]+ .*(-j DOCKER|docker0)' | grep -v '^-A DOCKER' |
+      while IFS= read -r rule; do
+        # shellcheck disable=SC2086 # the rule's words as iptables printed them
+        iptables -t "$table" ${rule/-A /-D } 2>/dev/null || true
+      done
+    for chain in $(iptables -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^DOCKER/ { print $2 }'); do
+      iptables -t "$table" -F "$chain" 2>/dev/null || true
+    done
+    for chain in $(iptables -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^DOCKER/ { print $2 }'); do
+      iptables -t "$table" -X "$chain" 2>/dev/null || true
+    done
+  done
+  ip link delete docker0 2>/dev/null || true
 }
 restore_host_state() {
   [ -f "$hoststate" ] || return 0
@@ -36,6 +59,9 @@ restore_host_state() {
   forward="$(sed -n 's/^forward=//p' "$hoststate")"
   nf4="$(sed -n 's/^nf4=//p' "$hoststate")"
   nf6="$(sed -n 's/^nf6=//p' "$hoststate")"
+  if [ "$(sed -n 's/^docker0=//p' "$hoststate")" = absent ] && [ "$(sed -n 's/^chains=//p' "$hoststate")" = 0 ]; then
+    remove_docker_network
+  fi
   if [ -n "$forward" ]; then iptables -P FORWARD "$forward" 2>/dev/null || true; fi
   # Absent before: the module was not loaded; turning its hooks off is as close as we get.
   [ "$nf4" = absent ] && nf4=0

@@ -42,14 +42,28 @@ function runScript(): Promise<{ code: number | null; output: string }> {
   });
 }
 
+/** The host's firewall rules and network links, which the job must leave as it found them. */
+function hostNetwork(): { iptables: string; links: string[] } {
+  const rules = spawnSync('iptables-save', [], { encoding: 'utf8' }).stdout ?? '';
+  const links = spawnSync('ip', ['-o', 'link'], { encoding: 'utf8' }).stdout ?? '';
+  return {
+    // Without comments and packet counters, which change with traffic.
+    iptables: rules.split('\n').filter((l) => !l.startsWith('#')).map((l) => l.replace(/\[\d+:\d+\]/, '')).join('\n'),
+    links: links.split('\n').filter(Boolean).map((l) => l.split(':')[1]?.trim() ?? '').sort(),
+  };
+}
+
 (dockerCanStart ? test : test.skip)(
   'deploy/docker-compose.yml runs for real: healthy, smoke test, backup and restore, faults and a rolling upgrade with no acknowledged write lost',
   async () => {
+    const before = hostNetwork();
     const { code, output } = await runScript();
     // The job's step timings (to healthy, smoke, faults, upgrade) belong in the run's log.
     process.stdout.write(`${output.split('\n').filter((l) => l.startsWith('==>')).join('\n')}\n`);
     if (code !== 0) throw new Error(`scripts/compose-test.sh exited ${code}:\n${output.split('\n').slice(-80).join('\n')}`);
     expect(output).toMatch(/==> compose-test: passed in \d+ s/);
+    // dockerd's bridge, chains and rules are gone again (private-dockerd.sh stop).
+    expect(hostNetwork()).toEqual(before);
   },
   20 * 60_000,
 );
