@@ -95,7 +95,7 @@ test('one dispatch over h2: client-cert user, audit id, gzip, metrics and the re
     const metrics = await h2Request(session, 'GET', '/metrics');
     expect(metrics.body.toString()).toMatch(/apiserver_request_total\{verb="POST"[^}]*resource="serviceaccounts"[^}]*code="201"\}/);
     // The request log is written to stdout in batches: its lines arrive a moment later.
-    const users = (): string[] => requestLog(c.apiserver).filter((l) => l.protocol === 'HTTP/2.0' && l.verb === 'get' && l.resource === 'namespaces' && l.name === ns).map((l) => l.user);
+    const users = (): string[] => requestLog(c.apiserver).filter((l) => l.protocol === 'HTTP/2.0' && l.verb === 'get' && l.resource === 'namespaces' && l.name === ns).map((l) => String(l.user));
     await eventually(async () => users().includes('admin') && users().includes('system:anonymous'), 10_000, 'both requests in the request log');
     expect(users()).toEqual(expect.arrayContaining(['admin', 'system:anonymous']));
   } finally {
