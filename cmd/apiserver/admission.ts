@@ -17,6 +17,7 @@ import type { GenericStore, ValidatingAdmission } from '../../lib/registry/store
 import { namespaceLookup } from '../../lib/registry/stores';
 import { followPolicies } from './admissionPolicies';
 import { startPolicyStatusController } from './policyStatus';
+import type { LiveStores } from '../../lib/apiserver/resourceRegistry';
 
 export interface AdmissionDeps {
   authorizer: Authorizer;
@@ -33,8 +34,8 @@ export interface AdmissionDeps {
  * parameters) and the authorizer. Writes take it per call (the stores keep none), so it is built
  * once both exist; stop ends the policy followers and the policy status controller.
  */
-export function startAdmission(stores: readonly GenericStore[], deps: AdmissionDeps): { admission: ValidatingAdmission; stop(): void } {
-  const lifecycle = namespaceLifecycle(namespaceLookup(stores));
+export function startAdmission(resources: LiveStores, deps: AdmissionDeps): { admission: ValidatingAdmission; stop(): void } {
+  const lifecycle = namespaceLifecycle(namespaceLookup(resources.stores));
   const plugins: ValidatingPlugin[] = [
     (a) => lifecycle({ operation: a.operation, namespaced: a.namespaced, resource: a.resource, obj: a.obj }),
     certificateApproval(deps.authorizer),
@@ -44,7 +45,7 @@ export function startAdmission(stores: readonly GenericStore[], deps: AdmissionD
   if (deps.ruleResolver) plugins.push(rbacEscalation(deps.authorizer, deps.ruleResolver));
   // Policies run last, as upstream's ValidatingAdmissionPolicy plugin follows the built-in ones.
   const policies = new PolicySet();
-  const follower = followPolicies(stores, policies);
+  const follower = followPolicies(resources, policies);
   const policyPlugin = validatingAdmissionPolicy({ ...follower.deps, authorizer: deps.authorizer, observe: deps.observePolicyCheck });
   let synced = false;
   follower.synced.then(
@@ -73,7 +74,7 @@ export function startAdmission(stores: readonly GenericStore[], deps: AdmissionD
   };
   // kube-apiserver runs the policy status (type checking) controller; so do we. Its status
   // writes are admitted like any other (upstream's go through the loopback client).
-  const statusController = startPolicyStatusController(stores, { admission }, deps.onPolicyStatusError ?? (() => undefined));
+  const statusController = startPolicyStatusController(resources, { admission }, deps.onPolicyStatusError ?? (() => undefined));
   return {
     admission,
     stop: () => {

@@ -10,6 +10,7 @@ import { listObjects } from '../../lib/registry/list';
 import type { GenericStore } from '../../lib/registry/store';
 import type { ObjectSchema } from '../../lib/api/schema';
 import { namespaceLookup, systemContext } from '../../lib/registry/stores';
+import type { LiveStores } from '../../lib/apiserver/resourceRegistry';
 
 function storeOf(stores: readonly GenericStore[], info: { group: string; version: string; resource: string }): GenericStore {
   const s = stores.find((x) => x.resource.group === info.group && x.resource.version === info.version && x.resource.resource === info.resource);
@@ -17,7 +18,26 @@ function storeOf(stores: readonly GenericStore[], info: { group: string; version
   return s;
 }
 
-export function followPolicies(stores: readonly GenericStore[], set: PolicySet): { deps: PolicyPluginDeps; synced: Promise<void>; stop(): void } {
+/** What policies look up in the served stores, rebuilt when the set changes (a CRD installed or removed). */
+interface ServedIndex {
+  generation: number;
+  versions: Map<string, string[]>;
+  schemas: Map<string, ObjectSchema | undefined>;
+}
+
+function indexStores(stores: readonly GenericStore[], generation: number): ServedIndex {
+  const versions = new Map<string, string[]>();
+  for (const s of stores) {
+    const key = `${s.resource.group}/${s.resource.resource}`;
+    versions.set(key, [...(versions.get(key) ?? []), s.resource.version]);
+  }
+  const schemas = new Map<string, ObjectSchema | undefined>();
+  for (const s of [...stores].reverse()) schemas.set(`${s.resource.group}/${s.resource.version}/${s.resource.resource}`, s.resource.schema);
+  return { generation, versions, schemas };
+}
+
+export function followPolicies(resources: LiveStores, set: PolicySet): { deps: PolicyPluginDeps; synced: Promise<void>; stop(): void } {
+  const stores = resources.stores;
   const policyFollower = followStore(storeOf(stores, validatingadmissionpolicies), {
     replace: (objs) => set.replacePolicies(objs as ValidatingAdmissionPolicy[]),
     upsert: (o) => set.upsertPolicy(o as ValidatingAdmissionPolicy),
@@ -28,15 +48,14 @@ export function followPolicies(stores: readonly GenericStore[], set: PolicySet):
     upsert: (o) => set.upsertBinding(o as ValidatingAdmissionPolicyBinding),
     remove: (o) => set.removeBinding(o as ValidatingAdmissionPolicyBinding),
   });
+  // Parameters may be custom resources: found among the stores served now, in any served version.
   const paramStore = (k: ParamKind): GenericStore | undefined =>
-    stores.find((s) => apiVersionOf(s.resource) === k.apiVersion && s.resource.kind === k.kind && !s.resource.storageVersion);
-  const versions = new Map<string, string[]>();
-  for (const s of stores) {
-    const key = `${s.resource.group}/${s.resource.resource}`;
-    versions.set(key, [...(versions.get(key) ?? []), s.resource.version]);
-  }
-  const schemas = new Map<string, ObjectSchema | undefined>();
-  for (const s of [...stores].reverse()) schemas.set(`${s.resource.group}/${s.resource.version}/${s.resource.resource}`, s.resource.schema);
+    resources.stores.find((s) => apiVersionOf(s.resource) === k.apiVersion && s.resource.kind === k.kind && (!s.resource.storageVersion || s.resource.unstructured));
+  let index = indexStores(stores, resources.generation);
+  const served = (): ServedIndex => {
+    if (index.generation !== resources.generation) index = indexStores(resources.stores, resources.generation);
+    return index;
+  };
   const deps: PolicyPluginDeps = {
     policies: set,
     namespace: namespaceLookup(stores),
@@ -67,9 +86,9 @@ export function followPolicies(stores: readonly GenericStore[], set: PolicySet):
       });
       return list.items;
     },
-    versionsOf: (group, resource) => versions.get(`${group}/${resource}`) ?? [],
+    versionsOf: (group, resource) => served().versions.get(`${group}/${resource}`) ?? [],
     // Asked on every admitted request that some policy matches: a map, not a scan of the stores.
-    schemaOf: (group, version, resource) => schemas.get(`${group}/${version}/${resource}`),
+    schemaOf: (group, version, resource) => served().schemas.get(`${group}/${version}/${resource}`),
   };
   return {
     deps,

@@ -100,7 +100,7 @@ export async function start(given: ApiServerOptions, deps: StartDeps = {}): Prom
 
   const certs = await servingCertificates(opts);
   const storage = await startStorage(opts, metrics, startup, log);
-  const security = await startSecurity(opts, storage.resources.stores, metrics, log);
+  const security = await startSecurity(opts, storage.resources, metrics, log);
   const serving = await startServing(opts, { certs, storage, security, metrics, postStartHooks: readinessHooks(storage, security), log });
   return runLifecycle(opts, { certs, storage, security, serving, startup, ephemeralDir, stopTrimming, stdout, log });
 }

@@ -5,31 +5,33 @@ import type { ValidatingAdmissionPolicy } from '../../lib/api';
 import { validatingadmissionpolicies } from '../../lib/api';
 import { PolicyStatusController, policyStatusControllerName, type KindResolver } from '../../lib/admission';
 import { followStore } from '../../lib/registry/follow';
-import type { AdmissionOptions, GenericStore } from '../../lib/registry/store';
+import type { AdmissionOptions } from '../../lib/registry/store';
+import type { LiveStores } from '../../lib/apiserver/resourceRegistry';
 import { systemContext } from '../../lib/registry/stores';
 
-export function kindResolver(stores: readonly GenericStore[]): KindResolver {
+/** Kinds and schemas of the stores served when asked (custom resources included). */
+export function kindResolver(resources: LiveStores): KindResolver {
   return {
     kindFor: (group, version, resource) => {
-      const s = stores.find((x) => x.resource.group === group && x.resource.version === version && x.resource.resource === resource);
+      const s = resources.stores.find((x) => x.resource.group === group && x.resource.version === version && x.resource.resource === resource);
       return s ? { group, version, kind: s.resource.kind } : undefined;
     },
-    schemaFor: (gvk) => stores.find((x) => x.resource.group === gvk.group && x.resource.version === gvk.version && x.resource.kind === gvk.kind)?.resource.schema,
+    schemaFor: (gvk) => resources.stores.find((x) => x.resource.group === gvk.group && x.resource.version === gvk.version && x.resource.kind === gvk.kind)?.resource.schema,
   };
 }
 
 export function startPolicyStatusController(
-  stores: readonly GenericStore[],
+  resources: LiveStores,
   writes: AdmissionOptions,
   onError: (name: string, err: Error) => void,
 ): { stop(): void } {
-  const store = stores.find(
+  const store = resources.stores.find(
     (s) => s.resource.group === validatingadmissionpolicies.group && s.resource.version === validatingadmissionpolicies.version && s.resource.resource === validatingadmissionpolicies.resource,
   );
   if (!store) return { stop: () => undefined };
   const ctx = { ...systemContext(), subresource: 'status', fieldManager: policyStatusControllerName };
   const controller = new PolicyStatusController({
-    resolver: kindResolver(stores),
+    resolver: kindResolver(resources),
     onError,
     writeStatus: async (name, generation, status) => {
       await store.update(ctx, name, (current) => {

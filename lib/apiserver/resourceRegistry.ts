@@ -135,3 +135,10 @@ export class ResourceRegistry {
     this.cachesStarted.delete(entry);
   }
 }
+
+/**
+ * The stores served, read when needed: custom resources come and go, and admission policies may
+ * match them, take them as parameters and type-check against their schemas. `generation` says
+ * when what was derived from them is stale.
+ */
+export type LiveStores = Pick<ResourceRegistry, 'stores' | 'generation'>;

@@ -288,6 +288,57 @@ spec:
   });
 });
 
+describe('admission policies and custom resources', () => {
+  test('a ValidatingAdmissionPolicy matches a custom resource and takes another as its parameter', async () => {
+    await ok(['apply', '-f', '-'], undefined, `apiVersion: apiextensions.svc.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgetlimits.example.com}
+spec:
+  group: example.com
+  scope: Cluster
+  names: {plural: widgetlimits, kind: WidgetLimit}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, properties: {max: {type: integer}}}}}}
+`);
+    await eventually(async () => (await c.apiserver.request('GET', '/apis/example.com/v1/widgetlimits')).status === 200, 10_000, 'widgetlimits served');
+    await ok(['apply', '-f', '-'], undefined, `apiVersion: example.com/v1
+kind: WidgetLimit
+metadata: {name: limit}
+spec: {max: 4}
+---
+apiVersion: admissionregistration.svc.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: widget-size}
+spec:
+  failurePolicy: Fail
+  paramKind: {apiVersion: example.com/v1, kind: WidgetLimit}
+  matchConstraints:
+    resourceRules: [{apiGroups: [example.com], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [widgets]}]
+  validations:
+  - expression: object.spec.size <= params.spec.max
+    message: too big for the limit
+---
+apiVersion: admissionregistration.svc.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: widget-size}
+spec:
+  policyName: widget-size
+  paramRef: {name: limit, parameterNotFoundAction: Deny}
+  validationActions: [Deny]
+`);
+    const denied = await eventually(async () => {
+      const r = await c.apiserver.request('POST', collection, { body: widget('too-big', { size: 5 }) });
+      return r.status === 422 && r;
+    }, 10_000, 'the policy denying');
+    expect(denied.json<{ message: string }>().message).toContain("ValidatingAdmissionPolicy 'widget-size' with binding 'widget-size' denied request: too big for the limit");
+    expect((await c.apiserver.request('POST', collection, { body: widget('small', { size: 4 }) })).status).toBe(201);
+    await ok(['delete', 'validatingadmissionpolicybinding', 'widget-size']);
+  });
+});
+
 describe('deleting a CRD', () => {
   test('ends its watches, deletes its custom resources through the finalizer, and a CRD created again starts empty', async () => {
     const gadgets = '/apis/example.com/v1/namespaces/default/gadgets';

@@ -10,6 +10,7 @@ import type { CreateOnlyEndpoint } from '../../../lib/registry/createOnly';
 import type { AdmissionOptions, GenericStore } from '../../../lib/registry/store';
 import { ensureCertDir, loadTLSFiles } from '../../../lib/signing';
 import { startAdmission } from '../admission';
+import type { LiveStores } from '../../../lib/apiserver/resourceRegistry';
 import type { ApiServerOptions } from '../options';
 import { startRbacPolicy, type RbacPolicy } from '../rbacPolicy';
 import { buildSecurity } from '../security';
@@ -51,11 +52,13 @@ export interface SecurityStep {
   stop(): void;
 }
 
-export async function startSecurity(opts: ApiServerOptions, stores: readonly GenericStore[], metrics: ApiServerMetrics, log: pino.Logger): Promise<SecurityStep> {
+export async function startSecurity(opts: ApiServerOptions, resources: LiveStores, metrics: ApiServerMetrics, log: pino.Logger): Promise<SecurityStep> {
+  // The built-in stores (RBAC, reviews) are all installed at start; admission follows the live set.
+  const stores = resources.stores;
   // The authorizer reads the RBAC index, which is fed below, once admission exists for RBAC's own writes.
   const rbacIndex = new PolicyIndex();
   const security = await buildSecurity(opts, stores, rbacIndex, log);
-  const admission = startAdmission(stores, {
+  const admission = startAdmission(resources, {
     authorizer: security.authorizer,
     ruleResolver: security.escalationResolver,
     observePolicyCheck: (c) => {
