@@ -75,6 +75,10 @@ spec:
               selector: {type: string}
 ${extra}`;
 
+/** etcdctl against the test's etcd: what the apiserver stored, read without it. */
+const etcdctl = (args: string[]): Promise<string> =>
+  new Promise((resolve, reject) => execFile('etcdctl', [`--endpoints=${c.etcd.endpoint}`, ...args], (e, out) => (e ? reject(e) : resolve(out))));
+
 const established = (server: ApiServerProcess): Promise<boolean> =>
   eventually(async () => (await server.request('GET', '/apis/example.com/v1')).status === 200, 10_000, 'the CRD served');
 
@@ -109,9 +113,7 @@ describe('a CRD becomes a served resource', () => {
     const got = (await c.apiserver.request('GET', `${collection}/w1`)).json<{ spec: unknown; metadata: { generation: number } }>();
     expect(got.spec).toEqual({ color: 'red', size: 3 });
     expect(got.metadata.generation).toBe(1);
-    const keys = await new Promise<string>((resolve, reject) =>
-      execFile('etcdctl', [`--endpoints=${c.etcd.endpoint}`, 'get', '--prefix', '--keys-only', '/registry/example.com/widgets/'], (e, out) => (e ? reject(e) : resolve(out))),
-    );
+    const keys = await etcdctl(['get', '--prefix', '--keys-only', '/registry/example.com/widgets/']);
     expect(keys.trim()).toBe('/registry/example.com/widgets/default/w1');
   });
 
@@ -272,9 +274,7 @@ spec:
     expect(r.stderr).toContain('Warning: example.com/v1beta1 Thing is deprecated; use example.com/v1 Thing');
     expect(await ok(['get', 'things.v1beta1.example.com', 't1', '-o', 'jsonpath={.apiVersion}'])).toBe('example.com/v1beta1');
     expect(await ok(['get', 'things.v1.example.com', 't1', '-o', 'jsonpath={.apiVersion}'])).toBe('example.com/v1');
-    const stored = await new Promise<string>((resolve, reject) =>
-      execFile('etcdctl', [`--endpoints=${c.etcd.endpoint}`, 'get', '--print-value-only', '/registry/example.com/things/t1'], (e, out) => (e ? reject(e) : resolve(out))),
-    );
+    const stored = await etcdctl(['get', '--print-value-only', '/registry/example.com/things/t1']);
     expect(JSON.parse(stored)).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Thing', spec: { color: 'red' } });
   });
 
@@ -349,9 +349,7 @@ describe('deleting a CRD', () => {
     expect(del.status).toBe(200);
     await eventually(async () => (await c.apiserver.request('GET', '/apis/apiextensions.svc.io/v1/customresourcedefinitions/gadgets.example.com')).status === 404, 10_000, 'the CRD gone');
     await eventually(async () => w.ended, 10_000, 'the watch ended');
-    const keys = await new Promise<string>((resolve, reject) =>
-      execFile('etcdctl', [`--endpoints=${c.etcd.endpoint}`, 'get', '--prefix', '--keys-only', '/registry/example.com/gadgets/'], (e, out) => (e ? reject(e) : resolve(out))),
-    );
+    const keys = await etcdctl(['get', '--prefix', '--keys-only', '/registry/example.com/gadgets/']);
     expect(keys.trim()).toBe('');
     expect((await c.apiserver.request('GET', gadgets)).status).toBe(404);
   });
