@@ -28,6 +28,22 @@ export function serviceAccount(name: string, pad: number): Record<string, unknow
   };
 }
 
+/** A namespaced kind the load functions drive: where its collection is and what one object is. */
+export interface BenchKind {
+  /** Its name in tables and messages. */
+  name: string;
+  /** The collection path in namespace ns. */
+  collection(ns: string): string;
+  /** A new object named name, `pad` bytes of padding (where is the kind's business). */
+  object(name: string, pad: number): Record<string, unknown>;
+}
+
+export const serviceAccounts: BenchKind = {
+  name: 'ServiceAccount',
+  collection: (ns) => `/api/v1/namespaces/${ns}/serviceaccounts`,
+  object: serviceAccount,
+};
+
 /** Finds `"bench-seq":"<digits>"` in buf[from, to) without decoding it; -1 when absent. */
 const marker = Buffer.from(`"${seqLabel}":"`);
 export function findSeq(buf: Buffer, from: number, to: number): number {

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AuthzResult } from './authz';
 import type { CsrResult } from './csr';
+import { crdTargets, renderCrd, type CrdResult } from './crd';
 import { fieldTrackingTargets, renderFieldTracking, type FieldTrackingResult } from './fieldTracking';
 import { formats, maxSlowdownVsJson, type FormatsResult } from './formats';
 import type { PoliciesResult } from './policies';
@@ -72,6 +73,8 @@ export interface Results {
   policies?: PoliciesResult;
   /** /livez idle and under creates carrying a regex-hostile value. */
   hostileRegex?: HostileRegexResult;
+  /** Custom resources beside a built-in kind of the same size, their memory, CRD install times. */
+  crd?: CrdResult;
   /** Time to ready: --ephemeral, the in-process test server, etcd + server; envtest's published figures. */
   startup?: StartupResult;
   targets?: Target[];
@@ -138,6 +141,7 @@ export function evaluateTargets(r: Results): Target[] {
     t.push({ name: 'memory per stored object, retained (V8 heap + array buffers after GC)', target: '≤ 3 × JSON size', value: value(m.retainedHeapPerObjectBytes), met: x(m.retainedHeapPerObjectBytes) <= 3 });
   }
   if (r.fieldTracking) t.push(...fieldTrackingTargets(r.fieldTracking));
+  if (r.crd) t.push(...crdTargets(r.crd));
   return t;
 }
 
@@ -320,6 +324,7 @@ export function renderTable(r: Results): string {
   if (r.formats) out += `\n\n${formatsTable(r)}`;
   if (r.policies) out += `\n\n${policiesTable(r.policies, r.config)}`;
   if (r.hostileRegex) out += `\n\n${hostileRegexTable(r.hostileRegex, r.config)}`;
+  if (r.crd) out += `\n\n${renderCrd(r.crd, r.targets ?? [], table)}`;
   if (r.authz) out += `\n\n${authzTable(r.authz, r.config)}`;
   if (r.csr) out += `\n\n${csrTable(r.csr)}`;
   if (r.startup) out += `\n\n${startupTable(r.startup)}`;

@@ -5,6 +5,8 @@
 // second apiserver with AlwaysAllow), and certificate issuance through svc-controller-manager
 // (CSR created → issued, and signatures/s). Prints a table with ratios
 // (server ÷ etcd) and writes JSON to bench/results/. Flags: --key=value (see `defaults`).
+// The crd phase (bench/crd.ts) measures custom resources beside a built-in kind the same way,
+// and CRD install times.
 // --scale runs bench/scale.ts instead: growth from 10k to 100k objects with 1,000 watchers.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import type { Etcd3 } from 'etcd3';
 import { findEtcdBinary } from '../lib/etcd/testing/etcdServer';
 import { runAuthz } from './authz';
 import { runCsr } from './csr';
+import { runCrd } from './crd';
 import { defaultTrackingBaseline, runFieldTracking } from './fieldTracking';
 import { runFormats } from './formats';
 import { runPolicies } from './policies';
@@ -92,11 +95,19 @@ const defaults = {
   hostileRegexSeconds: 10,
   hostileRegexConcurrency: 8,
   hostileRegexInput: 34,
+  /** crd phase: custom resources (and as many padded ServiceAccounts) created between its memory phase's two after-GC points. */
+  crdMemoryObjects: 10_000,
+  /** crd phase: watch updates per kind (at --watchRate, to --watchers; fewer than the watch phase's, the phase runs it twice). */
+  crdWatchUpdates: 300,
+  /** crd phase: CRDs installed one at a time, then as many more at once. */
+  crdInstalls: 100,
+  /** crd phase: how often a new CRD's Established condition, discovery and OpenAPI are polled (ms). */
+  crdPollMs: 5,
   /** Small counts for a smoke run. */
   quick: false,
   /** Starts of each kind in the startup phase (--ephemeral, in-process test server, etcd + server). */
   startupRuns: 5,
-  /** Which measurements: all, or a comma list of startup,creates,gets,updates,lists,formats,bare,watch,tracking,policies,hostileRegex,authz,csr (gets, updates, lists, formats and bare imply creates). */
+  /** Which measurements: all, or a comma list of startup,creates,gets,updates,lists,formats,bare,watch,tracking,policies,hostileRegex,crd,authz,csr (gets, updates, lists, formats and bare imply creates). */
   phases: 'all',
   /** Run the apiserver with --cpu-prof (profile in bench/results/profiles/). */
   profile: false,
@@ -137,7 +148,7 @@ function parseArgs(argv: string[]): Config {
   const c = cfg as Config;
   if (c.quick) {
     const given = new Set(argv.map((a) => a.replace(/^--/, '').split('=')[0]));
-    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, rewarmCreates: 1000, warmupSeconds: 1, getSeconds: 2, rmwUpdates: 500, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000, policyRounds: 3 };
+    const quick: Partial<Config> = { startupRuns: 3, objects: 2000, warmupCreates: 300, rewarmCreates: 1000, warmupSeconds: 1, getSeconds: 2, rmwUpdates: 500, listIterations: 5, watchers: 100, updates: 200, csrs: 50, csrSignatures: 200, trackingObjects: 500, policyCreates: 2000, policyRounds: 3, crdMemoryObjects: 2000, crdWatchUpdates: 100, crdInstalls: 20 };
     for (const [k, v] of Object.entries(quick)) if (!given.has(k)) (cfg as Record<string, unknown>)[k] = v;
   }
   return c;
@@ -148,7 +159,7 @@ function step(msg: string): void {
   process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(3)} s] ${msg}\n`);
 }
 
-const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'hostileRegex', 'authz', 'csr'];
+const allPhases = ['startup', 'creates', 'gets', 'updates', 'lists', 'formats', 'bare', 'watch', 'tracking', 'policies', 'hostileRegex', 'crd', 'authz', 'csr'];
 /** Phases that need the shared etcd + apiserver cluster (startup starts its own servers). */
 const clusterPhases = allPhases.filter((p) => p !== 'startup');
 /** Phases that can measure an earlier revision (--apiserverRevision): the others start this build or compare against it. */
@@ -202,6 +213,8 @@ async function bench(cfg: Config, cluster: Cluster, results: Results, inspectPor
     if (phases.has('tracking')) await trackingPhase(ctx);
     if (phases.has('policies')) await policiesPhase(ctx);
     if (phases.has('hostileRegex')) await hostileRegexPhase(ctx);
+    // After the phases on built-in kinds: the CRDs it installs stay (and are served) after it.
+    if (phases.has('crd')) await crdPhase(ctx);
     // Last: it adds RBAC objects and runs a second apiserver, which nothing before should see.
     if (phases.has('authz')) await authzPhase(ctx);
     // After authz too: it starts a controller manager, whose controllers then act on the cluster.
@@ -466,6 +479,31 @@ async function hostileRegexPhase(ctx: Ctx): Promise<void> {
     seconds: cfg.hostileRegexSeconds,
     concurrency: cfg.hostileRegexConcurrency,
     inputLength: cfg.hostileRegexInput,
+  });
+}
+
+/** Custom resources beside padded ServiceAccounts, their memory, CRD install times (bench/crd.ts). */
+async function crdPhase(ctx: Ctx): Promise<void> {
+  const { cfg } = ctx;
+  ctx.results.crd = await runCrd({
+    client: ctx.api,
+    pids: ctx.pids,
+    inspectPort: ctx.inspectPort,
+    objects: cfg.objects,
+    concurrency: cfg.concurrency,
+    rounds: cfg.rounds,
+    warmupCreates: cfg.warmupCreates,
+    rewarmCreates: cfg.rewarmCreates,
+    warmupSeconds: cfg.warmupSeconds,
+    getSeconds: cfg.getSeconds,
+    rmwUpdates: cfg.rmwUpdates,
+    listIterations: cfg.listIterations,
+    pageSize: cfg.pageSize,
+    watch: { watchers: cfg.watchers, updates: cfg.crdWatchUpdates, rate: cfg.watchRate, drainSeconds: cfg.drainSeconds, warmupUpdates: cfg.watchWarmup },
+    memoryObjects: cfg.crdMemoryObjects,
+    installCrds: cfg.crdInstalls,
+    installPollMs: cfg.crdPollMs,
+    log: step,
   });
 }
 

@@ -6,14 +6,13 @@ import type { Etcd3 } from 'etcd3';
 import { rawCollection } from './etcdBaseline';
 import type { HttpsClient } from './httpsClient';
 import { runLoad, LoadResult, Pids } from './load';
-import { objectName } from './objects';
-
-const saPath = (ns: string, name: string): string => `/api/v1/namespaces/${ns}/serviceaccounts/${name}`;
+import { objectName, serviceAccounts, type BenchKind } from './objects';
 
 /** Objects are taken in turn (op i updates object (offset + i) mod objects), so concurrent ops touch different objects. */
-export function serverUpdates(client: HttpsClient, pids: Pids, ns: string, objects: number, offset: number, count: number, concurrency: number): Promise<LoadResult> {
+export function serverUpdates(client: HttpsClient, pids: Pids, ns: string, objects: number, offset: number, count: number, concurrency: number, kind: BenchKind = serviceAccounts): Promise<LoadResult> {
+  const collection = kind.collection(ns);
   return runLoad({ concurrency, count, pids }, async (i) => {
-    const path = saPath(ns, objectName((offset + i) % objects));
+    const path = `${collection}/${objectName((offset + i) % objects)}`;
     for (let attempt = 0; ; attempt++) {
       const got = await client.request('GET', path);
       if (got.status !== 200) throw new Error(`update: GET: HTTP ${got.status}: ${got.text().slice(0, 300)}`);

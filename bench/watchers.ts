@@ -10,7 +10,7 @@ import { steadyRss } from './cluster';
 import { Inspector, type MemoryUsage } from './inspector';
 import type { HttpsClient } from './httpsClient';
 import { CpuMeter, CpuUse, percentiles, Percentiles, Pids, round, sleep } from './load';
-import { findSeq, seqLabel, serviceAccount, watchNamespace, rawPrefix } from './objects';
+import { findSeq, seqLabel, serviceAccounts, watchNamespace, rawPrefix, type BenchKind } from './objects';
 import { ensureNamespace } from './serverLoad';
 
 export interface WatchOptions {
@@ -260,11 +260,17 @@ function finish(t: Tracker, o: WatchOptions, openSeconds: number, w: Awaited<Ret
   };
 }
 
-/** W HTTPS watch streams on one namespace; U merge-patches of one ServiceAccount's label. */
-export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOptions, inspectPort?: number): Promise<WatchResult> {
-  await ensureNamespace(client, watchNamespace);
-  const base = `/api/v1/namespaces/${watchNamespace}/serviceaccounts`;
-  const created = await client.expect('POST', base, [201], serviceAccount('target', o.pad));
+/** Where serverWatchers watches: a namespace (its object "target" must not exist yet) and a kind. */
+export interface WatchTarget {
+  namespace: string;
+  kind: BenchKind;
+}
+
+/** W HTTPS watch streams on one namespace; U merge-patches of one object's label (a ServiceAccount unless target says otherwise). */
+export async function serverWatchers(client: HttpsClient, pids: Pids, o: WatchOptions, inspectPort?: number, target: WatchTarget = { namespace: watchNamespace, kind: serviceAccounts }): Promise<WatchResult> {
+  await ensureNamespace(client, target.namespace);
+  const base = target.kind.collection(target.namespace);
+  const created = await client.expect('POST', base, [201], target.kind.object('target', o.pad));
   const rv = created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
 
   const t = new Tracker(o.watchers, o.updates);
