@@ -87,17 +87,21 @@ export async function listObjects(store: GenericStore, req: ListRequest): Promis
       readAt = res.revision;
       count = res.count;
       let stop = false;
+      const withTypeMeta = store.resource.unstructured === true;
       for (const kv of res.kvs) {
         lastKey = kv.key;
         let obj: ApiObject;
         try {
           if (!req.predicate.everything && !req.predicate.matches(store.serving.listItem(kv))) continue;
           // A RawJson stands in for the item: the JSON writer splices its text (list items are never read here after).
+          // A custom resource's items keep apiVersion and kind (upstream's unstructured lists).
           obj = req.rawJson
-            ? (store.serving.listItemJson(kv) as unknown as ApiObject)
+            ? ((withTypeMeta ? store.serving.json(kv) : store.serving.listItemJson(kv)) as unknown as ApiObject)
             : req.encodedItems
               ? (store.serving.encodedListItem(kv, req.encodedItems.format, req.encodedItems.encode) as ApiObject)
-              : store.serving.listItem(kv);
+              : withTypeMeta
+                ? store.withTypeMeta(store.serving.listItem(kv))
+                : store.serving.listItem(kv);
         } catch (e) {
           // Upstream reads on past undecodable items to name them all in one error.
           if (!(e instanceof CorruptObjectError)) throw e;

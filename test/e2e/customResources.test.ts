@@ -136,6 +136,15 @@ describe('a CRD becomes a served resource', () => {
     expect(bad.stderr).toContain('unknown field "spec.bogus"');
   });
 
+  test('list items carry apiVersion and kind (unstructured lists), in JSON and YAML', async () => {
+    const json = (await c.apiserver.request('GET', collection)).json<{ kind: string; items: { apiVersion: string; kind: string }[] }>();
+    expect(json.kind).toBe('WidgetList');
+    expect(json.items.length).toBeGreaterThan(0);
+    for (const item of json.items) expect([item.apiVersion, item.kind]).toEqual(['example.com/v1', 'Widget']);
+    const yaml = await c.apiserver.request('GET', collection, { headers: { Accept: 'application/yaml' } });
+    expect(yaml.body).toMatch(/^\s*- apiVersion: example\.com\/v1\n\s+kind: Widget\n/m);
+  });
+
   test('a custom resource that violates its schema: 422 with every field path, nothing stored', async () => {
     const r = await c.apiserver.request('POST', collection, { body: widget('bad', { size: 30, color: 'green' }) });
     expect(r.status).toBe(422);
