@@ -7,7 +7,7 @@ import type { FieldError } from '../../machinery/fieldErrors';
 import { DefaultStrategy } from '../defaultStrategy';
 import type { RequestContext } from '../strategy';
 import { validateBinding } from './bindingValidation';
-import { bumpGenerationOnSpecChange, startGeneration } from './generation';
+import { bumpGenerationOnSpecChange, startGeneration } from '../specGeneration';
 import { defaultMatchResources } from './matchResourcesValidation';
 
 type Binding = ValidatingAdmissionPolicyBinding;

@@ -8,7 +8,7 @@ import { policyTableColumns } from './tableColumns';
 import type { FieldError } from '../../machinery/fieldErrors';
 import { DefaultStrategy } from '../defaultStrategy';
 import type { RequestContext, UpdateStrategy } from '../strategy';
-import { bumpGenerationOnSpecChange, startGeneration } from './generation';
+import { bumpGenerationOnSpecChange, keepSpecAndGeneration, startGeneration } from '../specGeneration';
 import { defaultMatchResources } from './matchResourcesValidation';
 import { validatePolicy, validatePolicyStatus } from './policyValidation';
 
@@ -24,9 +24,7 @@ function applyPolicyDefaults(obj: Policy): void {
 const statusStrategy: UpdateStrategy<Policy> = {
   resetFields: [['spec'], ['metadata']],
   prepareForUpdate(_ctx, obj, old) {
-    if (old.spec === undefined) delete obj.spec;
-    else obj.spec = structuredClone(old.spec);
-    (obj.metadata ??= {}).generation = old.metadata?.generation;
+    keepSpecAndGeneration(obj, old);
   },
   validateUpdate(_ctx, obj) {
     return validatePolicyStatus(obj);

@@ -7,7 +7,7 @@ import type { CustomResourceDefinition } from '../../api';
 import { customresourcedefinitions } from '../../api';
 import { crdCleanupFinalizer, crdConditionTypes, setCrdCondition } from '../../api/apiextensions';
 import type { FieldError } from '../../machinery/fieldErrors';
-import { bumpGenerationOnSpecChange, startGeneration } from '../admissionregistration/generation';
+import { bumpGenerationOnSpecChange, keepSpecAndGeneration, startGeneration } from '../specGeneration';
 import { DefaultStrategy, defaultSelectableFields } from '../defaultStrategy';
 import type { RequestContext, UpdateStrategy } from '../strategy';
 import { applyCrdDefaults } from './defaults';
@@ -26,12 +26,10 @@ function recordStorageVersion(crd: CRD): void {
 
 const statusStrategy: UpdateStrategy<CRD> = {
   resetFields: [['spec']],
+  // Upstream's ResetObjectMetaForStatus here copies new onto new (a no-op); generation is a
+  // function of the spec, which this endpoint cannot change.
   prepareForUpdate(_ctx, obj, old) {
-    if (old.spec === undefined) delete obj.spec;
-    else obj.spec = structuredClone(old.spec);
-    // Upstream's ResetObjectMetaForStatus here copies new onto new (a no-op); generation
-    // is a function of the spec, which this endpoint cannot change.
-    (obj.metadata ??= {}).generation = old.metadata?.generation;
+    keepSpecAndGeneration(obj, old);
   },
   validateUpdate(_ctx, obj) {
     return validateCustomResourceDefinitionStatusUpdate(obj);
