@@ -1,9 +1,15 @@
 """Shared by the Python-client scripts the e2e suite runs (Debian's python3-kubernetes):
 argv[1] is the kubeconfig; each step's outcome is one JSON line on stdout."""
 import json
+import signal
 import sys
 
 from kubernetes import client, config
+
+# The suite stops long-running scripts with SIGTERM: exit through SystemExit so that atexit runs and
+# the client removes the certificate files it wrote to the temp directory (the default handler
+# kills the process and leaves them, which the suite's temp-dir check reports).
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
 
 def api_client():
